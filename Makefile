@@ -1,0 +1,47 @@
+# hxemu front end. CMake does the real build (build/); these targets are what users type.
+#   make run    install missing packages, build, run the main job on the built-in configuration
+#   make test   install missing packages, build, run every test through CTest
+#   make lint   Verilator -Wall, Icarus and Yosys over every RTL top
+#   make synth  Yosys cell counts of the RTL tops
+#   make bench  emulation speed (router-cycles per second)
+
+BUILD   ?= build
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE = 1
+
+.PHONY: all deps deps-synth configure build test run lint synth bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+deps-synth:
+	@scripts/install-deps.sh synth
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+configure: deps $(BUILD)/CMakeCache.txt
+
+build: configure
+	+cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+run: build
+	$(BUILD)/hxemu run
+
+lint: deps deps-synth
+	scripts/lint.sh
+
+synth: deps deps-synth
+	scripts/synth.sh
+
+bench: build
+	$(BUILD)/hxemu-bench
+
+clean:
+	rm -rf $(BUILD)

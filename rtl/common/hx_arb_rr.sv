@@ -1,0 +1,53 @@
+// hx_arb_rr -- round-robin arbiter with a separate accept.
+//
+// Promise: grant_o is one-hot (or zero when no request) and picks the first request at or after the
+// priority pointer. The pointer moves just past the granted requester only when accept_i is high in
+// the same cycle, so a grant that a later stage throws away does not cost the requester its turn
+// (the iSLIP rule that keeps separable allocators fair).
+module hx_arb_rr #(
+  parameter int N = 4,
+  parameter int IW = (N > 1) ? $clog2(N) : 1
+) (
+  input  logic          clk_i,
+  input  logic          rst_i,
+  input  logic [N-1:0]  req_i,
+  input  logic          accept_i,
+  output logic [N-1:0]  grant_o,
+  output logic [IW-1:0] grant_idx_o,
+  output logic          any_o
+);
+  logic [IW-1:0] ptr_q;
+  logic [N-1:0]  upper_mask;   // requesters at or after the pointer
+  logic [N-1:0]  upper_req;
+  logic [N-1:0]  pick;         // the half the priority encoder looks at
+
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      upper_mask[i] = (i >= 32'(ptr_q));
+    end
+    upper_req = req_i & upper_mask;
+  end
+
+  // Priority encode: lowest set bit of the upper half if any, else of the whole vector.
+  always_comb begin
+    pick = (upper_req != '0) ? upper_req : req_i;
+    grant_o = '0;
+    grant_idx_o = '0;
+    for (int i = N - 1; i >= 0; i--) begin
+      if (pick[i]) begin
+        grant_o = '0;
+        grant_o[i] = 1'b1;
+        grant_idx_o = IW'(i);
+      end
+    end
+    any_o = (req_i != '0);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ptr_q <= '0;
+    end else if (accept_i && any_o) begin
+      ptr_q <= (32'(grant_idx_o) == N - 1) ? '0 : grant_idx_o + IW'(1);
+    end
+  end
+endmodule

@@ -1,0 +1,43 @@
+// hx_credit_counter -- free slots of one downstream VC buffer, as the sender sees them.
+//
+// The downstream buffer's size is an input (init_i, at most DEPTH) rather than a parameter, so one
+// model serves links whose receivers are sized differently (short on-board traces, long cables).
+// Promise: starts at init_i after reset; dec_i (a flit sent) and inc_i (a credit returned) may
+// arrive in the same cycle and cancel. avail_o is high when at least one flit may be sent now.
+// A decrement at zero or an increment past DEPTH is a protocol violation: err_o latches high and
+// the count does not wrap. init_i must be held constant while out of reset.
+module hx_credit_counter #(
+  parameter int DEPTH = 8,
+  parameter int CW = $clog2(DEPTH + 1)
+) (
+  input  logic          clk_i,
+  input  logic          rst_i,
+  input  logic [CW-1:0] init_i,
+  input  logic          inc_i,
+  input  logic          dec_i,
+  output logic [CW-1:0] count_o,
+  output logic          avail_o,
+  output logic          full_o,
+  output logic          err_o
+);
+  logic [CW-1:0] count_q;
+  logic          err_q;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      count_q <= init_i;
+      err_q   <= 1'b0;
+    end else if (inc_i && !dec_i) begin
+      if (count_q == init_i) err_q <= 1'b1;
+      else count_q <= count_q + CW'(1);
+    end else if (dec_i && !inc_i) begin
+      if (count_q == '0) err_q <= 1'b1;
+      else count_q <= count_q - CW'(1);
+    end
+  end
+
+  assign count_o = count_q;
+  assign avail_o = (count_q != '0);
+  assign full_o  = (count_q == init_i);
+  assign err_o   = err_q;
+endmodule

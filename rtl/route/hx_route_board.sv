@@ -1,0 +1,74 @@
+// hx_route_board -- route computer of a board router: selects the routing function of the
+// topology the router sits in (an input, so one router model serves every topology and position).
+//   mode 0: HammingMesh (hx_route_hxmesh); a single board, or a grid dimension of one board, has no
+//           trees, which makes it plain XY routing on the board's 2D mesh.
+//   mode 1: 2D torus over the same boards (hx_route_torus).
+// Other mode values route like mode 0.
+module hx_route_board #(
+  parameter int CLW = 2
+) (
+  input  logic [1:0]     mode_i,
+  input  logic [31:0]    pos_i,      // {gr, gc, lr, lc}, 8 bits each
+  input  logic [31:0]    dims_i,     // {x, y, a, b}: grid rows, grid columns, board rows, board columns
+  input  logic [31:0]    dst_i,      // routing field of the head flit: {dlc, dlr, dgc, dgr}
+  input  logic [2:0]     in_port_i,
+  input  logic [CLW-1:0] in_class_i,
+  output logic [2:0]     port_o,
+  output logic [CLW-1:0] class_o
+);
+  logic [7:0] gr, gc, lr, lc, x, y, a, b, dgr, dgc, dlr, dlc;
+  assign {gr, gc, lr, lc} = pos_i;
+  assign {x, y, a, b} = dims_i;
+  // Head flit order, least significant first: DGR, DGC, DLR, DLC (hx_flit.svh).
+  assign {dlc, dlr, dgc, dgr} = dst_i;
+
+  logic [2:0]     hm_port, to_port;
+  logic [CLW-1:0] hm_class, to_class;
+
+  hx_route_hxmesh #(.CW(8), .CLW(CLW)) u_hxmesh (
+    .my_gr_i      (gr),
+    .my_gc_i      (gc),
+    .my_lr_i      (lr),
+    .my_lc_i      (lc),
+    .board_rows_i (a),
+    .board_cols_i (b),
+    .row_trees_i  (y > 8'd1),
+    .col_trees_i  (x > 8'd1),
+    .dst_gr_i     (dgr),
+    .dst_gc_i     (dgc),
+    .dst_lr_i     (dlr),
+    .dst_lc_i     (dlc),
+    .in_class_i   (in_class_i),
+    .port_o       (hm_port),
+    .class_o      (hm_class)
+  );
+
+  hx_route_torus #(.CW(8), .CLW(CLW)) u_torus (
+    .my_gr_i      (gr),
+    .my_gc_i      (gc),
+    .my_lr_i      (lr),
+    .my_lc_i      (lc),
+    .board_rows_i (a),
+    .board_cols_i (b),
+    .grid_rows_i  (x),
+    .grid_cols_i  (y),
+    .dst_gr_i     (dgr),
+    .dst_gc_i     (dgc),
+    .dst_lr_i     (dlr),
+    .dst_lc_i     (dlc),
+    .in_port_i    (in_port_i),
+    .in_class_i   (in_class_i),
+    .port_o       (to_port),
+    .class_o      (to_class)
+  );
+
+  always_comb begin
+    if (mode_i == 2'd1) begin
+      port_o  = to_port;
+      class_o = to_class;
+    end else begin
+      port_o  = hm_port;
+      class_o = hm_class;
+    end
+  end
+endmodule

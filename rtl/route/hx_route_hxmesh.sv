@@ -1,0 +1,92 @@
+// hx_route_hxmesh -- minimal HammingMesh routing with VC escalation (DESIGN.md section 2).
+//
+// Global dimension order: first the column (X: on-board W/E moves and at most one row tree), then
+// the row (Y: on-board N/S moves and at most one column tree), then eject. A row tree reaches the W
+// and E edges of every board in its board row, so a packet leaves its board through the edge
+// closer to it (ties: W) and the tree delivers it to the destination board's edge closer to the
+// destination (chosen by the switch, hx_route_tree). On boards 4 or more wide the same tree is also
+// a wrap-around shortcut inside one board, taken when strictly shorter (a tree costs 2 links).
+// The Y dimension is the same with N/S edges and column trees. With no trees in a dimension
+// (a single board in it) this is plain XY routing on the board mesh.
+//
+// VC classes: a packet starts in class 0 and moves up one class on the link that enters a tree, so
+// a packet crosses at most two trees and needs three classes; within a class, XY on boards and
+// up/down in trees keep the channel dependency graph acyclic.
+module hx_route_hxmesh #(
+  parameter int CW  = 8,
+  parameter int CLW = 2
+) (
+  input  logic [CW-1:0]  my_gr_i,      // board row in the grid
+  input  logic [CW-1:0]  my_gc_i,      // board column in the grid
+  input  logic [CW-1:0]  my_lr_i,      // row inside the board
+  input  logic [CW-1:0]  my_lc_i,      // column inside the board
+  input  logic [CW-1:0]  board_rows_i, // a
+  input  logic [CW-1:0]  board_cols_i, // b
+  input  logic           row_trees_i,  // the grid has more than one board column
+  input  logic           col_trees_i,  // the grid has more than one board row
+  input  logic [CW-1:0]  dst_gr_i,
+  input  logic [CW-1:0]  dst_gc_i,
+  input  logic [CW-1:0]  dst_lr_i,
+  input  logic [CW-1:0]  dst_lc_i,
+  input  logic [CLW-1:0] in_class_i,
+  output logic [2:0]     port_o,
+  output logic [CLW-1:0] class_o
+);
+  `include "hx_flit.svh"
+
+  // Distances use one extra bit so that "2 + ..." cannot overflow.
+  logic [CW:0] last_col, last_row;           // b - 1, a - 1
+  logic [CW:0] to_w, to_e, to_n, to_s;       // hops from here to each edge
+  logic [CW:0] dst_to_w, dst_to_e, dst_to_n, dst_to_s;
+  logic [CW:0] x_direct, y_direct;           // on-board distance in each dimension
+  logic [CW:0] x_via_tree, y_via_tree;       // the same through the dimension's tree
+  logic        leave_w, leave_n;             // which edge a tree-bound packet leaves through
+  logic        x_tree, y_tree;               // the dimension is resolved through its tree
+  logic [2:0]  dor_port;
+  logic [2:0]  port;
+  logic        enters_tree;
+
+  always_comb begin
+    last_col = {1'b0, board_cols_i} - 1'b1;
+    last_row = {1'b0, board_rows_i} - 1'b1;
+    to_w = {1'b0, my_lc_i};
+    to_e = last_col - {1'b0, my_lc_i};
+    to_n = {1'b0, my_lr_i};
+    to_s = last_row - {1'b0, my_lr_i};
+    dst_to_w = {1'b0, dst_lc_i};
+    dst_to_e = last_col - {1'b0, dst_lc_i};
+    dst_to_n = {1'b0, dst_lr_i};
+    dst_to_s = last_row - {1'b0, dst_lr_i};
+    x_direct = (dst_lc_i > my_lc_i) ? {1'b0, dst_lc_i - my_lc_i} : {1'b0, my_lc_i - dst_lc_i};
+    y_direct = (dst_lr_i > my_lr_i) ? {1'b0, dst_lr_i - my_lr_i} : {1'b0, my_lr_i - dst_lr_i};
+    leave_w = (to_w <= to_e);
+    leave_n = (to_n <= to_s);
+    x_via_tree = (leave_w ? to_w : to_e) + 2 + ((dst_to_w <= dst_to_e) ? dst_to_w : dst_to_e);
+    y_via_tree = (leave_n ? to_n : to_s) + 2 + ((dst_to_n <= dst_to_s) ? dst_to_n : dst_to_s);
+    x_tree = row_trees_i && ((dst_gc_i != my_gc_i) || (x_via_tree < x_direct));
+    y_tree = col_trees_i && ((dst_gr_i != my_gr_i) || (y_via_tree < y_direct));
+  end
+
+  hx_route_mesh_dor #(.CW(CW)) u_dor (
+    .my_row_i  (my_lr_i),
+    .my_col_i  (my_lc_i),
+    .dst_row_i (dst_lr_i),
+    .dst_col_i (dst_lc_i),
+    .port_o    (dor_port)
+  );
+
+  always_comb begin
+    if (x_tree) begin
+      port = leave_w ? 3'(HX_PORT_W) : 3'(HX_PORT_E);
+      enters_tree = leave_w ? (to_w == '0) : (to_e == '0);
+    end else if (y_tree && (dst_lc_i == my_lc_i)) begin
+      port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
+    end else begin
+      port = dor_port;
+      enters_tree = 1'b0;
+    end
+    port_o  = port;
+    class_o = enters_tree ? in_class_i + CLW'(1) : in_class_i;
+  end
+endmodule

@@ -1,0 +1,87 @@
+// hx_board_router -- the router of one accelerator on a HammingMesh board (5 ports: N, E, S, W,
+// local), or of a torus node. The router core (hx_router_core) plus one route computer per input.
+//
+// Pipeline: 2 cycles per hop at zero load (see hx_router_core). Position, grid dimensions, routing
+// mode and the VC-class tables are inputs held constant after reset, so one verilated model serves
+// every router of a system.
+module hx_board_router #(
+  parameter int V     = 2,     // VCs per port
+  parameter int D     = 32,    // input buffer slots per VC
+  parameter int DDOWN = D,     // largest buffer depth per VC of the neighbours
+  parameter int W     = 256,   // payload bits per flit
+  parameter int VW    = (V > 1) ? $clog2(V) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_i,
+  // where this router is and how it routes
+  input  logic [1:0]      mode_i,        // 0 HammingMesh / mesh, 1 torus
+  input  logic [31:0]     pos_i,         // {gr, gc, lr, lc}
+  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
+  input  logic [4*V-1:0]  class_vcs_i,   // VCs of each class (V bits per class)
+  input  logic [5*8-1:0]  out_depth_i,   // buffer depth per VC behind each output (credits)
+  // links in, port order N, E, S, W, L
+  input  logic [4:0]      in_valid_i,
+  input  logic [4:0]      in_head_i,
+  input  logic [4:0]      in_tail_i,
+  input  logic [5*VW-1:0] in_vc_i,
+  input  logic [5*W-1:0]  in_data_i,
+  output logic [4:0]      in_credit_valid_o,
+  output logic [5*VW-1:0] in_credit_vc_o,
+  // links out
+  output logic [4:0]      out_valid_o,
+  output logic [4:0]      out_head_o,
+  output logic [4:0]      out_tail_o,
+  output logic [5*VW-1:0] out_vc_o,
+  output logic [5*W-1:0]  out_data_o,
+  input  logic [4:0]      out_credit_valid_i,
+  input  logic [5*VW-1:0] out_credit_vc_i,
+  output logic            idle_o,
+  output logic            error_o
+);
+  `include "hx_flit.svh"
+  localparam int P = 5;
+
+  logic [P*3-1:0] rt_port;
+  logic [P*2-1:0] rt_class;
+
+  for (genvar p = 0; p < P; p++) begin : gen_rc
+    logic [1:0] in_class;
+    assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
+    hx_route_board #(.CLW(2)) u_rc (
+      .mode_i     (mode_i),
+      .pos_i      (pos_i),
+      .dims_i     (dims_i),
+      .dst_i      (in_data_i[p*W + HX_HDR_DGR_LSB +: 32]),
+      .in_port_i  (3'(p)),
+      .in_class_i (in_class),
+      .port_o     (rt_port[p*3 +: 3]),
+      .class_o    (rt_class[p*2 +: 2])
+    );
+  end
+
+  hx_router_core #(.P(P), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(3), .VW(VW), .CLW(2)) u_core (
+    .clk_i              (clk_i),
+    .rst_i              (rst_i),
+    .in_valid_i         (in_valid_i),
+    .in_head_i          (in_head_i),
+    .in_tail_i          (in_tail_i),
+    .in_vc_i            (in_vc_i),
+    .in_data_i          (in_data_i),
+    .in_credit_valid_o  (in_credit_valid_o),
+    .in_credit_vc_o     (in_credit_vc_o),
+    .rt_port_i          (rt_port),
+    .rt_class_i         (rt_class),
+    .class_vcs_i        (class_vcs_i),
+    .out_depth_i        (out_depth_i),
+    .out_valid_o        (out_valid_o),
+    .out_head_o         (out_head_o),
+    .out_tail_o         (out_tail_o),
+    .out_vc_o           (out_vc_o),
+    .out_data_o         (out_data_o),
+    .out_credit_valid_i (out_credit_valid_i),
+    .out_credit_vc_i    (out_credit_vc_i),
+    .idle_o             (idle_o),
+    .error_o            (error_o)
+  );
+endmodule

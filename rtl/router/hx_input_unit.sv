@@ -1,0 +1,112 @@
+// hx_input_unit -- one router input port: the VC buffers, the state of each input VC, and the
+// credit that goes back upstream.
+//
+// Promise: a head flit at the front of an idle VC asks for the output port its route (computed on
+// arrival, stored beside the flit) names, and the output VC class the route computer chose. Once the
+// head wins, the VC remembers its output port and output VC until the tail leaves, so the packet's
+// flits follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
+// on the next cycle (credit_*_o are registered).
+module hx_input_unit #(
+  parameter int V  = 2,
+  parameter int D  = 8,
+  parameter int W  = 256,
+  parameter int PW = 3,
+  parameter int VW = (V > 1) ? $clog2(V) : 1,
+  parameter int CLW = 2
+) (
+  input  logic             clk_i,
+  input  logic             rst_i,
+  // link in
+  input  logic             in_valid_i,
+  input  logic             in_head_i,
+  input  logic             in_tail_i,
+  input  logic [VW-1:0]    in_vc_i,
+  input  logic [W-1:0]     in_data_i,
+  // route of the arriving flit (meaningful for head flits)
+  input  logic [PW-1:0]    rt_port_i,
+  input  logic [CLW-1:0]   rt_class_i,
+  // state of every input VC, toward the allocators
+  output logic [V-1:0]     vc_valid_o,    // a flit waits at the front
+  output logic [V-1:0]     vc_active_o,   // the VC owns an output VC (body/tail flits follow)
+  output logic [V-1:0]     vc_tail_o,     // the front flit is a tail
+  output logic [V-1:0]     vc_head_o,     // the front flit is a head
+  output logic [V*PW-1:0]  vc_port_o,     // output port the front flit goes to
+  output logic [V*CLW-1:0] vc_class_o,    // output VC class a waiting head asks for
+  output logic [V*VW-1:0]  vc_outvc_o,    // output VC owned by an active VC
+  // the VC the switch allocator looks at, its payload, and whether it won
+  input  logic [VW-1:0]    sel_vc_i,
+  output logic [W-1:0]     sel_data_o,
+  input  logic             grant_i,
+  input  logic [VW-1:0]    grant_outvc_i,
+  // credit back upstream
+  output logic             credit_valid_o,
+  output logic [VW-1:0]    credit_vc_o,
+  output logic             overflow_o,
+  output logic             empty_o
+);
+  // Side record stored with each flit: {class, port, tail, head}.
+  localparam int MW = CLW + PW + 2;
+
+  logic [V*MW-1:0]  front_meta;
+  logic [V-1:0]     front_valid;
+  logic [V-1:0]     active_q;
+  logic [PW-1:0]    out_port_q [V];
+  logic [VW-1:0]    out_vc_q   [V];
+  logic             credit_valid_q;
+  logic [VW-1:0]    credit_vc_q;
+
+  hx_vc_buffer #(.V(V), .D(D), .W(W), .MW(MW), .VW(VW)) u_buf (
+    .clk_i         (clk_i),
+    .rst_i         (rst_i),
+    .wr_valid_i    (in_valid_i),
+    .wr_vc_i       (in_vc_i),
+    .wr_meta_i     ({rt_class_i, rt_port_i, in_tail_i, in_head_i}),
+    .wr_data_i     (in_data_i),
+    .front_valid_o (front_valid),
+    .front_meta_o  (front_meta),
+    .rd_vc_i       (sel_vc_i),
+    .rd_data_o     (sel_data_o),
+    .deq_i         (grant_i),
+    .deq_vc_i      (sel_vc_i),
+    .overflow_o    (overflow_o)
+  );
+
+  always_comb begin
+    for (int v = 0; v < V; v++) begin
+      vc_valid_o[v]  = front_valid[v];
+      vc_active_o[v] = active_q[v];
+      vc_head_o[v]   = front_meta[v*MW];
+      vc_tail_o[v]   = front_meta[v*MW + 1];
+      vc_port_o[v*PW +: PW]    = active_q[v] ? out_port_q[v] : front_meta[v*MW + 2 +: PW];
+      vc_class_o[v*CLW +: CLW] = front_meta[v*MW + 2 + PW +: CLW];
+      vc_outvc_o[v*VW +: VW]   = out_vc_q[v];
+    end
+    empty_o = (front_valid == '0);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      for (int v = 0; v < V; v++) begin
+        active_q[v]   <= 1'b0;
+        out_port_q[v] <= '0;
+        out_vc_q[v]   <= '0;
+      end
+      credit_valid_q <= 1'b0;
+      credit_vc_q    <= '0;
+    end else begin
+      credit_valid_q <= grant_i;
+      credit_vc_q    <= sel_vc_i;
+      if (grant_i) begin
+        // A head claims the output VC the allocator gave it; a tail gives it back.
+        if (!active_q[sel_vc_i]) begin
+          out_port_q[sel_vc_i] <= front_meta[32'(sel_vc_i)*MW + 2 +: PW];
+          out_vc_q[sel_vc_i]   <= grant_outvc_i;
+        end
+        active_q[sel_vc_i] <= !front_meta[32'(sel_vc_i)*MW + 1];
+      end
+    end
+  end
+
+  assign credit_valid_o = credit_valid_q;
+  assign credit_vc_o    = credit_vc_q;
+endmodule

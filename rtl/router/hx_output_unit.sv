@@ -1,0 +1,103 @@
+// hx_output_unit -- one router output port: the state of every output VC (owned by a packet or
+// free), a credit counter per output VC, and the output register that drives the link.
+//
+// Promise: an output VC is owned from the cycle its head is sent until its tail is sent, so two
+// packets never interleave on one VC; a flit is only sent on a VC with a credit (checked by the
+// allocators, enforced again by the counter's error flag). The link outputs are registered.
+module hx_output_unit #(
+  parameter int V      = 2,
+  parameter int DDOWN  = 8,      // largest downstream buffer depth per VC (counter width)
+  parameter int W      = 256,
+  parameter int VW     = (V > 1) ? $clog2(V) : 1
+) (
+  input  logic          clk_i,
+  input  logic          rst_i,
+  input  logic [7:0]    depth_i,       // downstream buffer depth per VC: initial credits
+  // credits from downstream
+  input  logic          credit_valid_i,
+  input  logic [VW-1:0] credit_vc_i,
+  // state toward the allocators
+  output logic [V-1:0]  free_o,        // VC not owned by a packet
+  output logic [V-1:0]  has_credit_o,  // VC has room downstream now
+  // the flit the crossbar sends this cycle
+  input  logic          send_i,
+  input  logic [VW-1:0] send_vc_i,
+  input  logic          send_head_i,
+  input  logic          send_tail_i,
+  input  logic [W-1:0]  send_data_i,
+  // link out (registered)
+  output logic          out_valid_o,
+  output logic [VW-1:0] out_vc_o,
+  output logic          out_head_o,
+  output logic          out_tail_o,
+  output logic [W-1:0]  out_data_o,
+  output logic          credit_err_o,
+  output logic          idle_o        // every VC free and every credit back
+);
+  logic [V-1:0] owned_q;
+  logic [V-1:0] cnt_err;
+  logic [V-1:0] cnt_full;
+  logic         out_valid_q;
+  logic [VW-1:0] out_vc_q;
+  logic         out_head_q;
+  logic         out_tail_q;
+  logic [W-1:0] out_data_q;
+
+  for (genvar v = 0; v < V; v++) begin : gen_vc
+    logic [$clog2(DDOWN + 1)-1:0] count;
+    logic inc;
+    logic dec;
+    assign inc = credit_valid_i && (credit_vc_i == VW'(v));
+    assign dec = send_i && (send_vc_i == VW'(v));
+    hx_credit_counter #(.DEPTH(DDOWN)) u_credits (
+      .clk_i   (clk_i),
+      .rst_i   (rst_i),
+      .init_i  (depth_i[$clog2(DDOWN + 1)-1:0]),
+      .inc_i   (inc),
+      .dec_i   (dec),
+      .count_o (count),
+      .avail_o (has_credit_o[v]),
+      .full_o  (cnt_full[v]),
+      .err_o   (cnt_err[v])
+    );
+    // The count itself is only needed by the counter's own checks.
+    logic unused_count;
+    assign unused_count = ^count;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      owned_q     <= '0;
+      out_valid_q <= 1'b0;
+      out_vc_q    <= '0;
+      out_head_q  <= 1'b0;
+      out_tail_q  <= 1'b0;
+    end else begin
+      out_valid_q <= send_i;
+      if (send_i) begin
+        out_vc_q   <= send_vc_i;
+        out_head_q <= send_head_i;
+        out_tail_q <= send_tail_i;
+        owned_q[send_vc_i] <= !send_tail_i;
+      end
+    end
+  end
+
+  // The payload register needs no reset: it is only looked at while out_valid_o is high.
+  always_ff @(posedge clk_i) begin
+    if (send_i) out_data_q <= send_data_i;
+  end
+
+  assign free_o       = ~owned_q;
+  assign out_valid_o  = out_valid_q;
+  assign out_vc_o     = out_vc_q;
+  assign out_head_o   = out_head_q;
+  assign out_tail_o   = out_tail_q;
+  assign out_data_o   = out_data_q;
+  assign credit_err_o = (cnt_err != '0);
+  assign idle_o       = (owned_q == '0) && (cnt_full == '1) && !out_valid_q;
+
+  // Depths above DDOWN cannot be counted; the upper bits only exist to keep the port 8 bits wide.
+  logic unused_depth;
+  assign unused_depth = ^depth_i;
+endmodule

@@ -1,0 +1,256 @@
+// hx_router_core -- input-queued, credit-flow-controlled, wormhole virtual-channel router core.
+//
+// Used by every router and switch of hxemu: the board router (P = 5) and the tree switch (P = K)
+// differ only in the route computers their tops put in front of rt_port_i / rt_class_i.
+//
+// Pipeline (zero load, 2 router cycles per hop):
+//   cycle 0  RC + BW   the flit is on the input link; the route computer (outside this core) maps its
+//                      head to an output port and output VC class; flit and route are written into
+//                      the input VC buffer at the end of the cycle.
+//   cycle 1  SA/VA + ST  the flit is at the front of its VC: switch allocation (separable,
+//                      input-first, round robin) and, for a head, output VC allocation at the won
+//                      output in the same cycle; the winner crosses the crossbar into the output
+//                      register at the end of the cycle.
+//   cycle 2  LT        the flit is on the output link (registered), seen by the next block after the
+//                      link's latency.
+// A flit on input in cycle t is therefore on the output in cycle t + 2. Every dequeue returns a
+// credit upstream in the following cycle.
+//
+// Interfaces are flat packed vectors, port p occupying slice [p*X +: X] (Icarus and Yosys do not
+// accept unpacked array ports).
+module hx_router_core #(
+  parameter int P     = 5,    // ports
+  parameter int V     = 2,    // VCs per port
+  parameter int D     = 8,    // input buffer slots per VC (flits)
+  parameter int DDOWN = D,    // largest buffer depth per VC downstream blocks may have
+  parameter int W     = 256,  // payload bits per flit
+  parameter int PW    = (P > 1) ? $clog2(P) : 1,
+  parameter int VW    = (V > 1) ? $clog2(V) : 1,
+  parameter int CLW   = 2
+) (
+  input  logic               clk_i,
+  input  logic               rst_i,
+  // links in
+  input  logic [P-1:0]       in_valid_i,
+  input  logic [P-1:0]       in_head_i,
+  input  logic [P-1:0]       in_tail_i,
+  input  logic [P*VW-1:0]    in_vc_i,
+  input  logic [P*W-1:0]     in_data_i,
+  output logic [P-1:0]       in_credit_valid_o,
+  output logic [P*VW-1:0]    in_credit_vc_o,
+  // routes of the flits on the input links (from the route computers)
+  input  logic [P*PW-1:0]    rt_port_i,
+  input  logic [P*CLW-1:0]   rt_class_i,
+  // which output VCs belong to each VC class (class c: bits [c*V +: V])
+  input  logic [4*V-1:0]     class_vcs_i,
+  // buffer depth per VC of the block behind each output: its initial credits (at most DDOWN)
+  input  logic [P*8-1:0]     out_depth_i,
+  // links out
+  output logic [P-1:0]       out_valid_o,
+  output logic [P-1:0]       out_head_o,
+  output logic [P-1:0]       out_tail_o,
+  output logic [P*VW-1:0]    out_vc_o,
+  output logic [P*W-1:0]     out_data_o,
+  input  logic [P-1:0]       out_credit_valid_i,
+  input  logic [P*VW-1:0]    out_credit_vc_i,
+  // status
+  output logic               idle_o,   // quiescent: while no flit or credit arrives, eval is a no-op
+  output logic               error_o   // a neighbour broke the credit protocol (sticky)
+);
+  // ---- input units -------------------------------------------------------------------------
+  logic [V-1:0]     vc_valid  [P];
+  logic [V-1:0]     vc_active [P];
+  logic [V-1:0]     vc_head   [P];
+  logic [V-1:0]     vc_tail   [P];
+  logic [V*PW-1:0]  vc_port   [P];
+  logic [V*CLW-1:0] vc_class  [P];
+  logic [V*VW-1:0]  vc_outvc  [P];
+  logic [P*VW-1:0]  sel_vc;
+  logic [P*W-1:0]   sel_data;
+  logic [P-1:0]     in_win;
+  logic [VW-1:0]    in_outvc  [P];   // output VC given to each input's winning flit
+  logic [P-1:0]     in_overflow;
+  logic [P-1:0]     in_empty;
+
+  for (genvar p = 0; p < P; p++) begin : gen_input
+    hx_input_unit #(.V(V), .D(D), .W(W), .PW(PW), .VW(VW), .CLW(CLW)) u_in (
+      .clk_i          (clk_i),
+      .rst_i          (rst_i),
+      .in_valid_i     (in_valid_i[p]),
+      .in_head_i      (in_head_i[p]),
+      .in_tail_i      (in_tail_i[p]),
+      .in_vc_i        (in_vc_i[p*VW +: VW]),
+      .in_data_i      (in_data_i[p*W +: W]),
+      .rt_port_i      (rt_port_i[p*PW +: PW]),
+      .rt_class_i     (rt_class_i[p*CLW +: CLW]),
+      .vc_valid_o     (vc_valid[p]),
+      .vc_active_o    (vc_active[p]),
+      .vc_tail_o      (vc_tail[p]),
+      .vc_head_o      (vc_head[p]),
+      .vc_port_o      (vc_port[p]),
+      .vc_class_o     (vc_class[p]),
+      .vc_outvc_o     (vc_outvc[p]),
+      .sel_vc_i       (sel_vc[p*VW +: VW]),
+      .sel_data_o     (sel_data[p*W +: W]),
+      .grant_i        (in_win[p]),
+      .grant_outvc_i  (in_outvc[p]),
+      .credit_valid_o (in_credit_valid_o[p]),
+      .credit_vc_o    (in_credit_vc_o[p*VW +: VW]),
+      .overflow_o     (in_overflow[p]),
+      .empty_o        (in_empty[p])
+    );
+  end
+
+  // ---- output state seen by the allocators -----------------------------------------------------
+  logic [V-1:0] out_free   [P];
+  logic [V-1:0] out_credit [P];
+
+  // ---- eligibility: which input VCs can move a flit this cycle -----------------------------------
+  // An active VC needs a credit on the output VC it owns; a waiting head needs a free output VC of
+  // its class that has a credit (so that winning the switch always yields a VC).
+  logic [P*V-1:0]    sa_req;
+  logic [P*V*PW-1:0] sa_port;
+  always_comb begin
+    for (int p = 0; p < P; p++) begin
+      for (int v = 0; v < V; v++) begin
+        logic [PW-1:0]  op;
+        logic [VW-1:0]  ov;
+        logic [CLW-1:0] oc;
+        op = vc_port[p][v*PW +: PW];
+        ov = vc_outvc[p][v*VW +: VW];
+        oc = vc_class[p][v*CLW +: CLW];
+        sa_port[(p*V + v)*PW +: PW] = op;
+        if (!vc_valid[p][v]) begin
+          sa_req[p*V + v] = 1'b0;
+        end else if (vc_active[p][v]) begin
+          sa_req[p*V + v] = out_credit[op][ov];
+        end else begin
+          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_i[32'(oc)*V +: V]) != '0;
+        end
+      end
+    end
+  end
+
+  // ---- switch allocation -----------------------------------------------------------------------
+  logic [P-1:0]    out_valid;
+  logic [P*PW-1:0] out_in;
+  hx_switch_alloc #(.P(P), .V(V), .PW(PW), .VW(VW)) u_sa (
+    .clk_i       (clk_i),
+    .rst_i       (rst_i),
+    .req_i       (sa_req),
+    .port_i      (sa_port),
+    .in_vc_o     (sel_vc),
+    .in_win_o    (in_win),
+    .out_valid_o (out_valid),
+    .out_in_o    (out_in)
+  );
+
+  // ---- per output: VC allocation for a winning head, and what goes into the output register --------
+  logic [P-1:0]    send_head;
+  logic [P-1:0]    send_tail;
+  logic [P*VW-1:0] send_vc;
+  logic [VW-1:0]   va_vc  [P];
+  logic [P-1:0]    va_ok;
+  logic [V-1:0]    va_cand [P];
+  logic [P-1:0]    va_alloc;
+
+  always_comb begin
+    for (int o = 0; o < P; o++) begin
+      logic [PW-1:0] wi;   // winning input
+      logic [VW-1:0] wv;   // its VC
+      wi = out_in[o*PW +: PW];
+      wv = sel_vc[32'(wi)*VW +: VW];
+      send_head[o] = vc_head[wi][wv];
+      send_tail[o] = vc_tail[wi][wv];
+      va_alloc[o]  = out_valid[o] && !vc_active[wi][wv];
+      va_cand[o]   = out_free[o] & out_credit[o]
+                   & class_vcs_i[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V];
+    end
+  end
+
+  // Body and tail flits keep the VC their head got; a head takes the one just allocated.
+  always_comb begin
+    for (int o = 0; o < P; o++) begin
+      logic [PW-1:0] wi;
+      logic [VW-1:0] wv;
+      wi = out_in[o*PW +: PW];
+      wv = sel_vc[32'(wi)*VW +: VW];
+      send_vc[o*VW +: VW] = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+    end
+  end
+
+  for (genvar o = 0; o < P; o++) begin : gen_va
+    hx_vc_alloc #(.V(V), .VW(VW)) u_va (
+      .clk_i        (clk_i),
+      .rst_i        (rst_i),
+      .alloc_i      (va_alloc[o]),
+      .candidates_i (va_cand[o]),
+      .vc_o         (va_vc[o]),
+      .ok_o         (va_ok[o])
+    );
+  end
+
+  // Each winning input learns the output VC its flit took (used when that flit is a head).
+  always_comb begin
+    for (int p = 0; p < P; p++) begin
+      logic [PW-1:0] op;
+      op = vc_port[p][32'(sel_vc[p*VW +: VW])*PW +: PW];
+      in_outvc[p] = send_vc[32'(op)*VW +: VW];
+    end
+  end
+
+  // ---- crossbar and output units -------------------------------------------------------------
+  logic [P*W-1:0] xbar_data;
+  hx_crossbar #(.P(P), .W(W), .PW(PW)) u_xbar (
+    .in_data_i  (sel_data),
+    .sel_i      (out_in),
+    .out_data_o (xbar_data)
+  );
+
+  logic [P-1:0] out_err;
+  logic [P-1:0] out_idle;
+  for (genvar o = 0; o < P; o++) begin : gen_output
+    hx_output_unit #(.V(V), .DDOWN(DDOWN), .W(W), .VW(VW)) u_out (
+      .clk_i          (clk_i),
+      .rst_i          (rst_i),
+      .depth_i        (out_depth_i[o*8 +: 8]),
+      .credit_valid_i (out_credit_valid_i[o]),
+      .credit_vc_i    (out_credit_vc_i[o*VW +: VW]),
+      .free_o         (out_free[o]),
+      .has_credit_o   (out_credit[o]),
+      .send_i         (out_valid[o]),
+      .send_vc_i      (send_vc[o*VW +: VW]),
+      .send_head_i    (send_head[o]),
+      .send_tail_i    (send_tail[o]),
+      .send_data_i    (xbar_data[o*W +: W]),
+      .out_valid_o    (out_valid_o[o]),
+      .out_vc_o       (out_vc_o[o*VW +: VW]),
+      .out_head_o     (out_head_o[o]),
+      .out_tail_o     (out_tail_o[o]),
+      .out_data_o     (out_data_o[o*W +: W]),
+      .credit_err_o   (out_err[o]),
+      .idle_o         (out_idle[o])
+    );
+  end
+
+  // ---- status ------------------------------------------------------------------------------
+  // Registered so that no block output is combinational.
+  logic idle_q;
+  logic error_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      idle_q  <= 1'b1;
+      error_q <= 1'b0;
+    end else begin
+      // Nothing buffered and nothing arriving: after this edge no output is valid and no state can
+      // change until a flit or a credit arrives, so a harness may skip evaluating this block.
+      idle_q  <= (in_empty == '1) && (in_valid_i == '0);
+      error_q <= error_q || (in_overflow != '0) || (out_err != '0) || ((va_alloc & ~va_ok) != '0);
+    end
+  end
+  assign idle_o  = idle_q;
+  assign error_o = error_q;
+
+  logic unused_idle;
+  assign unused_idle = ^out_idle;
+endmodule

@@ -1,0 +1,76 @@
+// hx_switch_alloc -- separable input-first switch allocator built from round-robin arbiters.
+//
+// Stage 1: every input port picks one of its eligible VCs (round robin over V).
+// Stage 2: every output port picks one of the inputs whose pick asks for it (round robin over P).
+// Promise: at most one flit per input and per output per cycle. An input arbiter only advances when
+// its pick won at the output, an output arbiter whenever it grants, so under sustained contention
+// every input gets an equal share of an output and every VC of an input an equal share of the input.
+module hx_switch_alloc #(
+  parameter int P  = 5,
+  parameter int V  = 2,
+  parameter int PW = (P > 1) ? $clog2(P) : 1,
+  parameter int VW = (V > 1) ? $clog2(V) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_i,
+  input  logic [P*V-1:0]  req_i,        // input VC (p, v) may send now
+  input  logic [P*V*PW-1:0] port_i,     // output port each input VC wants
+  output logic [P*VW-1:0] in_vc_o,      // VC each input put forward
+  output logic [P-1:0]    in_win_o,     // that VC won its output
+  output logic [P-1:0]    out_valid_o,  // output has a winner
+  output logic [P*PW-1:0] out_in_o      // input that won each output
+);
+  logic [P-1:0]  in_any;
+  logic [PW-1:0] in_port [P];
+  logic [P-1:0]  out_req [P];   // out_req[o][i]: input i asks for output o
+  logic [P-1:0]  out_grant [P];
+  logic [PW-1:0] out_idx [P];
+  logic [P-1:0]  out_any;
+
+  for (genvar p = 0; p < P; p++) begin : gen_in
+    logic [V-1:0]  grant;
+    logic [VW-1:0] idx;
+    hx_arb_rr #(.N(V), .IW(VW)) u_arb (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .req_i       (req_i[p*V +: V]),
+      .accept_i    (in_win_o[p]),
+      .grant_o     (grant),
+      .grant_idx_o (idx),
+      .any_o       (in_any[p])
+    );
+    logic unused_grant;
+    assign unused_grant = ^grant;
+    assign in_vc_o[p*VW +: VW] = idx;
+    assign in_port[p] = port_i[(p*V + 32'(idx))*PW +: PW];
+  end
+
+  always_comb begin
+    for (int o = 0; o < P; o++) begin
+      for (int i = 0; i < P; i++) begin
+        out_req[o][i] = in_any[i] && (32'(in_port[i]) == o);
+      end
+    end
+  end
+
+  for (genvar o = 0; o < P; o++) begin : gen_out
+    hx_arb_rr #(.N(P), .IW(PW)) u_arb (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .req_i       (out_req[o]),
+      .accept_i    (1'b1),
+      .grant_o     (out_grant[o]),
+      .grant_idx_o (out_idx[o]),
+      .any_o       (out_any[o])
+    );
+    assign out_valid_o[o] = out_any[o];
+    assign out_in_o[o*PW +: PW] = out_idx[o];
+  end
+
+  always_comb begin
+    in_win_o = '0;
+    for (int o = 0; o < P; o++) begin
+      in_win_o = in_win_o | out_grant[o];
+    end
+  end
+endmodule

@@ -1,0 +1,92 @@
+// hx_vc_buffer -- the input buffers of one router port: V independent FIFOs of D flits each.
+//
+// Promise: flits written to a VC leave that VC in the order written. A flit written in cycle t is at
+// the front from cycle t+1. Each flit carries a small side record (meta: head/tail flags and the
+// route computed on arrival) that is readable at the front of every VC at once, while the wide
+// payload is read for one VC per cycle only (the one the switch allocator looks at), which keeps
+// the per-cycle work of a simulation proportional to ports, not ports x VCs.
+// A write into a full VC is a credit-protocol violation by the sender: it is dropped and
+// overflow_o latches high, so tests and the emulator can report it.
+module hx_vc_buffer #(
+  parameter int V  = 2,
+  parameter int D  = 8,
+  parameter int W  = 256,
+  parameter int MW = 8,
+  parameter int VW = (V > 1) ? $clog2(V) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_i,
+  // write side (from the link)
+  input  logic            wr_valid_i,
+  input  logic [VW-1:0]   wr_vc_i,
+  input  logic [MW-1:0]   wr_meta_i,
+  input  logic [W-1:0]    wr_data_i,
+  // front of every VC
+  output logic [V-1:0]    front_valid_o,
+  output logic [V*MW-1:0] front_meta_o,
+  // payload of the front of one VC
+  input  logic [VW-1:0]   rd_vc_i,
+  output logic [W-1:0]    rd_data_o,
+  // pop the front of one VC
+  input  logic            deq_i,
+  input  logic [VW-1:0]   deq_vc_i,
+  output logic            overflow_o
+);
+  localparam int PW = (D > 1) ? $clog2(D) : 1;
+  localparam int CW = $clog2(D + 1);
+
+  logic [W-1:0]  data_mem [V*D];
+  logic [MW-1:0] meta_mem [V*D];
+  logic [PW-1:0] rd_ptr_q [V];
+  logic [PW-1:0] wr_ptr_q [V];
+  logic [CW-1:0] count_q  [V];
+  logic          overflow_q;
+
+  logic          wr_ok;
+  logic [V-1:0]  inc;          // VC v gains a flit this cycle
+  logic [V-1:0]  dec;          // VC v loses its front this cycle
+  assign wr_ok = wr_valid_i && (32'(count_q[wr_vc_i]) < D);
+
+  always_comb begin
+    for (int v = 0; v < V; v++) begin
+      inc[v] = wr_ok && (32'(wr_vc_i) == v);
+      dec[v] = deq_i && (32'(deq_vc_i) == v) && (count_q[v] != '0);
+    end
+  end
+
+  always_comb begin
+    for (int v = 0; v < V; v++) begin
+      front_valid_o[v] = (count_q[v] != '0);
+      front_meta_o[v*MW +: MW] = meta_mem[v*D + 32'(rd_ptr_q[v])];
+    end
+    rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
+  end
+
+  // Storage has no reset: a slot is only read after it was written.
+  always_ff @(posedge clk_i) begin
+    if (wr_ok) begin
+      data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_data_i;
+      meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_meta_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      for (int v = 0; v < V; v++) begin
+        rd_ptr_q[v] <= '0;
+        wr_ptr_q[v] <= '0;
+        count_q[v]  <= '0;
+      end
+      overflow_q <= 1'b0;
+    end else begin
+      for (int v = 0; v < V; v++) begin
+        if (inc[v]) wr_ptr_q[v] <= (32'(wr_ptr_q[v]) == D - 1) ? '0 : wr_ptr_q[v] + PW'(1);
+        if (dec[v]) rd_ptr_q[v] <= (32'(rd_ptr_q[v]) == D - 1) ? '0 : rd_ptr_q[v] + PW'(1);
+        if (inc[v] && !dec[v]) count_q[v] <= count_q[v] + CW'(1);
+        if (dec[v] && !inc[v]) count_q[v] <= count_q[v] - CW'(1);
+      end
+      if (wr_valid_i && !wr_ok) overflow_q <= 1'b1;
+    end
+  end
+  assign overflow_o = overflow_q;
+endmodule

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Check every RTL top (scripts/rtl-tops.txt) with all three tools hxemu's RTL must satisfy:
+#   Verilator --lint-only -Wall, Icarus (iverilog -g2012) elaboration, Yosys parse + hierarchy.
+# Usage: scripts/lint.sh [--no-yosys]. Exits non-zero on the first tool that complains.
+set -eu
+cd "$(dirname "$0")/.."
+use_yosys=1
+[ "${1:-}" = "--no-yosys" ] && use_yosys=0
+SRCS=$(find rtl -name '*.sv' | sort | tr '\n' ' ')
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+status=0
+grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | while read -r top params; do
+  vflags=""; iflags=""; yparams=""
+  for p in $params; do
+    vflags="$vflags -G$p"; iflags="$iflags -P$top.$p"
+    yparams="$yparams -set ${p%%=*} ${p#*=}"
+  done
+  # shellcheck disable=SC2086
+  if ! out=$(verilator --lint-only -Wall -Irtl/common --top-module "$top" $vflags $SRCS 2>&1); then
+    echo "$out"; echo "lint: verilator FAILED on $top"; exit 1
+  fi
+  # shellcheck disable=SC2086
+  if ! out=$(iverilog -g2012 -Irtl/common -s "$top" $iflags -o "$tmp/a.vvp" $SRCS 2>&1) || [ -n "$out" ]; then
+    echo "$out"; echo "lint: iverilog FAILED on $top"; exit 1
+  fi
+  if [ "$use_yosys" = 1 ]; then
+    # shellcheck disable=SC2086
+    if ! out=$(yosys -q -p "read_verilog -sv -Irtl/common $SRCS; chparam $yparams $top; hierarchy -check -top $top; proc" 2>&1 | grep -v "^Warning: Replacing memory"); then :; fi
+    if echo "$out" | grep -qi "error"; then echo "$out"; echo "lint: yosys FAILED on $top"; exit 1; fi
+  fi
+  echo "lint: $top ($params) clean"
+done

@@ -1,0 +1,2 @@
+#!/bin/sh
+# Run one RTL top through all three tools: Verilator lint (-Wall), Icarus elaboration, Yosys synth.

@@ -1,0 +1,68 @@
+// Access to slices of verilated ports. Verilator maps a port of up to 64 bits to an integer and a
+// wider one to VlWide<N> (32-bit words); the flat packed ports of hxemu's RTL put port p's field at
+// bits [p*w +: w]. These helpers read and write such slices for either representation.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "verilated.h"
+
+namespace hxemu::sysc {
+
+template <class T>
+inline std::enable_if_t<std::is_integral_v<T>, std::uint64_t> get_bits(const T& port, int lsb,
+                                                                       int width) {
+  const std::uint64_t v = static_cast<std::uint64_t>(port) >> lsb;
+  return width >= 64 ? v : (v & ((std::uint64_t{1} << width) - 1));
+}
+
+template <class T>
+inline std::enable_if_t<std::is_integral_v<T>> set_bits(T& port, int lsb, int width,
+                                                        std::uint64_t value) {
+  const std::uint64_t mask =
+      (width >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << width) - 1)) << lsb;
+  port = static_cast<T>((static_cast<std::uint64_t>(port) & ~mask) | ((value << lsb) & mask));
+}
+
+template <std::size_t N>
+inline std::uint64_t get_bits(const VlWide<N>& port, int lsb, int width) {
+  std::uint64_t v = 0;
+  for (int done = 0; done < width;) {
+    const int bit = lsb + done;
+    const int word = bit / 32;
+    const int off = bit % 32;
+    const int take = std::min(32 - off, width - done);
+    const std::uint64_t chunk = (static_cast<std::uint64_t>(port[word]) >> off) &
+                                ((std::uint64_t{1} << take) - 1);
+    v |= chunk << done;
+    done += take;
+  }
+  return v;
+}
+
+template <std::size_t N>
+inline void set_bits(VlWide<N>& port, int lsb, int width, std::uint64_t value) {
+  for (int done = 0; done < width;) {
+    const int bit = lsb + done;
+    const int word = bit / 32;
+    const int off = bit % 32;
+    const int take = std::min(32 - off, width - done);
+    const std::uint32_t mask = static_cast<std::uint32_t>(((std::uint64_t{1} << take) - 1) << off);
+    const std::uint32_t chunk = static_cast<std::uint32_t>((value >> done) << off) & mask;
+    port[word] = (port[word] & ~mask) | chunk;
+    done += take;
+  }
+}
+
+// Copy `words` 32-bit words between a wide port and a plain array, starting at word `first`.
+template <std::size_t N>
+inline void read_words(const VlWide<N>& port, int first, int words, std::uint32_t* out) {
+  for (int i = 0; i < words; ++i) out[i] = port[first + i];
+}
+template <std::size_t N>
+inline void write_words(VlWide<N>& port, int first, int words, const std::uint32_t* in) {
+  for (int i = 0; i < words; ++i) port[first + i] = in[i];
+}
+
+}  // namespace hxemu::sysc
