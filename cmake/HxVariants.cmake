@@ -7,6 +7,9 @@ set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC in every verilated bloc
 
 set(HX_REGISTRY_INCLUDES "")
 set(HX_BOARD_ROUTER_ENTRIES "")
+# Other block kinds (switch, NIC) append their own headers and factory code to these two.
+set(HX_REGISTRY_EXTRA_HEADERS "")
+set(HX_REGISTRY_EXTRA_CODE "")
 
 foreach(v ${HX_ROUTER_VCS})
   set(prefix Vhx_board_router_v${v}_w${HX_FLIT_BITS})
@@ -18,6 +21,9 @@ foreach(v ${HX_ROUTER_VCS})
     "     return std::unique_ptr<BoardRouterBlock>(\n"
     "         new BoardRouterModel<${prefix}>(${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS})); }},\n")
 endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake OPTIONAL)
+include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake OPTIONAL)
 
 configure_file(${PROJECT_SOURCE_DIR}/sysc/model_registry.cpp.in
                ${PROJECT_BINARY_DIR}/generated/model_registry.cpp @ONLY)

@@ -54,6 +54,7 @@ class BoardRouterModel final : public BoardRouterBlock {
   bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
   Credit credit_out(int p) const override { return io_.credit_out(p); }
   bool idle() const override { return m_->idle_o != 0; }
+  bool drained() const override { return m_->drained_o != 0; }
   bool error() const override { return m_->error_o != 0; }
 
  private:

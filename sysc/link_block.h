@@ -32,6 +32,8 @@ class LinkBlock {
   // Quiescent: no flit buffered and none arrived last cycle; ticking with no valid input would not
   // change any state, so a harness may skip the tick.
   virtual bool idle() const = 0;
+  // Nothing buffered, nothing owed: every output VC free and every credit returned.
+  virtual bool drained() const = 0;
   // A neighbour broke the credit protocol (sticky).
   virtual bool error() const = 0;
 };

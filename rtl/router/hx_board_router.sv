@@ -37,6 +37,7 @@ module hx_board_router #(
   input  logic [4:0]      out_credit_valid_i,
   input  logic [5*VW-1:0] out_credit_vc_i,
   output logic            idle_o,
+  output logic            drained_o,
   output logic            error_o
 );
   `include "hx_flit.svh"
@@ -82,6 +83,7 @@ module hx_board_router #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .idle_o             (idle_o),
+    .drained_o          (drained_o),
     .error_o            (error_o)
   );
 endmodule

@@ -55,6 +55,7 @@ module hx_router_core #(
   input  logic [P*VW-1:0]    out_credit_vc_i,
   // status
   output logic               idle_o,   // quiescent: while no flit or credit arrives, eval is a no-op
+  output logic               drained_o,// nothing buffered, no output VC owned, every credit back
   output logic               error_o   // a neighbour broke the credit protocol (sticky)
 );
   // ---- input units -------------------------------------------------------------------------
@@ -236,21 +237,22 @@ module hx_router_core #(
   // ---- status ------------------------------------------------------------------------------
   // Registered so that no block output is combinational.
   logic idle_q;
+  logic drained_q;
   logic error_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      idle_q  <= 1'b1;
-      error_q <= 1'b0;
+      idle_q    <= 1'b1;
+      drained_q <= 1'b0;
+      error_q   <= 1'b0;
     end else begin
+      drained_q <= (in_empty == '1) && (out_idle == '1) && (in_valid_i == '0);
       // Nothing buffered and nothing arriving: after this edge no output is valid and no state can
       // change until a flit or a credit arrives, so a harness may skip evaluating this block.
       idle_q  <= (in_empty == '1) && (in_valid_i == '0);
       error_q <= error_q || (in_overflow != '0) || (out_err != '0) || ((va_alloc & ~va_ok) != '0);
     end
   end
-  assign idle_o  = idle_q;
-  assign error_o = error_q;
-
-  logic unused_idle;
-  assign unused_idle = ^out_idle;
+  assign idle_o    = idle_q;
+  assign drained_o = drained_q;
+  assign error_o   = error_q;
 endmodule
