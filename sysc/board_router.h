@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sysc/link_block.h"
+#include "sysc/vc_plan.h"
 
 namespace hxemu::sysc {
 
@@ -19,8 +20,7 @@ struct RouterSetup {
   int local_row = 0, local_col = 0;   // position inside the board
   int grid_rows = 1, grid_cols = 1;   // x, y
   int board_rows = 1, board_cols = 1; // a, b
-  std::vector<int> vc_class;          // class of each VC (size = VCs)
-  std::array<std::uint32_t, 4> class_vcs{};  // VC mask of each class
+  VcPlan vc;                          // VC classes, lanes and policy
   std::array<int, kRouterPorts> out_depth{};  // buffer depth per VC behind each output
 };
 

@@ -33,9 +33,10 @@ class BoardRouterModel final : public BoardRouterBlock {
     m_->pos_i = pack4(s.grid_row, s.grid_col, s.local_row, s.local_col);
     m_->dims_i = pack4(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
     for (int v = 0; v < vcs_; ++v) {
-      set_bits(m_->vc_class_i, v * 2, 2, static_cast<std::uint64_t>(s.vc_class.at(v)));
+      set_bits(m_->vc_class_i, v * 2, 2, static_cast<std::uint64_t>(s.vc.vc_class.at(v)));
+      set_bits(m_->vc_allow_i, v * vcs_, vcs_, s.vc.vc_allow.at(v));
     }
-    for (int c = 0; c < 4; ++c) set_bits(m_->class_vcs_i, c * vcs_, vcs_, s.class_vcs[c]);
+    for (int c = 0; c < 4; ++c) set_bits(m_->class_vcs_i, c * vcs_, vcs_, s.vc.class_vcs[c]);
     for (int p = 0; p < kRouterPorts; ++p) {
       set_bits(m_->out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth[p]));
     }

@@ -19,8 +19,7 @@ RouterBench::RouterBench(const RouterBenchConfig& cfg) : cfg_(cfg), rng_(cfg.see
   s.local_col = cfg.col;
   s.board_rows = cfg.board_rows;
   s.board_cols = cfg.board_cols;
-  s.vc_class.assign(cfg.vcs, 0);
-  s.class_vcs = {static_cast<std::uint32_t>((1u << cfg.vcs) - 1), 0, 0, 0};
+  s.vc = sysc::make_vc_plan(cfg.vcs, 1, cfg.vcs, sysc::VcPolicy::kDynamic);
   s.out_depth.fill(cfg.out_depth);
   router_->reset(s);
   for (int p = 0; p < 5; ++p) {

@@ -19,6 +19,7 @@ module hx_board_router #(
   input  logic [31:0]     dims_i,        // {x, y, a, b}
   input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
   input  logic [4*V-1:0]  class_vcs_i,   // VCs of each class (V bits per class)
+  input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
   input  logic [5*8-1:0]  out_depth_i,   // buffer depth per VC behind each output (credits)
   // links in, port order N, E, S, W, L
   input  logic [4:0]      in_valid_i,
@@ -61,6 +62,9 @@ module hx_board_router #(
     );
   end
 
+  // Dimension-order routing is oblivious: it has no use for the outputs' credit state.
+  logic [P*V-1:0] unused_ready_vcs;
+
   hx_router_core #(.P(P), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(3), .VW(VW), .CLW(2)) u_core (
     .clk_i              (clk_i),
     .rst_i              (rst_i),
@@ -74,6 +78,7 @@ module hx_board_router #(
     .rt_port_i          (rt_port),
     .rt_class_i         (rt_class),
     .class_vcs_i        (class_vcs_i),
+    .vc_allow_i         (vc_allow_i),
     .out_depth_i        (out_depth_i),
     .out_valid_o        (out_valid_o),
     .out_head_o         (out_head_o),
@@ -82,6 +87,7 @@ module hx_board_router #(
     .out_data_o         (out_data_o),
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
+    .out_ready_vcs_o    (unused_ready_vcs),
     .idle_o             (idle_o),
     .drained_o          (drained_o),
     .error_o            (error_o)

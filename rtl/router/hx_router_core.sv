@@ -43,6 +43,10 @@ module hx_router_core #(
   input  logic [P*CLW-1:0]   rt_class_i,
   // which output VCs belong to each VC class (class c: bits [c*V +: V])
   input  logic [4*V-1:0]     class_vcs_i,
+  // output VCs a packet in input VC v may take (bits [v*V +: V]): all ones lets VC allocation pick
+  // any VC of the class (dynamic); "same lane" keeps a packet on its VC index within each class,
+  // which keeps every (source, destination, lane) stream in order under deterministic routing
+  input  logic [V*V-1:0]     vc_allow_i,
   // buffer depth per VC of the block behind each output: its initial credits (at most DDOWN)
   input  logic [P*8-1:0]     out_depth_i,
   // links out
@@ -53,9 +57,13 @@ module hx_router_core #(
   output logic [P*W-1:0]     out_data_o,
   input  logic [P-1:0]       out_credit_valid_i,
   input  logic [P*VW-1:0]    out_credit_vc_i,
+  // output VCs that are free and have a credit (for adaptive route computers inside the same block;
+  // derived from registers only)
+  output logic [P*V-1:0]     out_ready_vcs_o,
   // status
   output logic               idle_o,   // quiescent: while no flit or credit arrives, eval is a no-op
   output logic               drained_o,// nothing buffered, no output VC owned, every credit back
+                                       // (decoded from registers only)
   output logic               error_o   // a neighbour broke the credit protocol (sticky)
 );
   // ---- input units -------------------------------------------------------------------------
@@ -126,7 +134,8 @@ module hx_router_core #(
         end else if (vc_active[p][v]) begin
           sa_req[p*V + v] = out_credit[op][ov];
         end else begin
-          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_i[32'(oc)*V +: V]) != '0;
+          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_i[32'(oc)*V +: V]
+                             & vc_allow_i[v*V +: V]) != '0;
         end
       end
     end
@@ -165,7 +174,8 @@ module hx_router_core #(
       send_tail[o] = vc_tail[wi][wv];
       va_alloc[o]  = out_valid[o] && !vc_active[wi][wv];
       va_cand[o]   = out_free[o] & out_credit[o]
-                   & class_vcs_i[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V];
+                   & class_vcs_i[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
+                   & vc_allow_i[32'(wv)*V +: V];
     end
   end
 
@@ -234,18 +244,21 @@ module hx_router_core #(
     );
   end
 
+  always_comb begin
+    for (int o = 0; o < P; o++) begin
+      out_ready_vcs_o[o*V +: V] = out_free[o] & out_credit[o];
+    end
+  end
+
   // ---- status ------------------------------------------------------------------------------
   // Registered so that no block output is combinational.
   logic idle_q;
-  logic drained_q;
   logic error_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       idle_q    <= 1'b1;
-      drained_q <= 1'b0;
       error_q   <= 1'b0;
     end else begin
-      drained_q <= (in_empty == '1) && (out_idle == '1) && (in_valid_i == '0);
       // Nothing buffered and nothing arriving: after this edge no output is valid and no state can
       // change until a flit or a credit arrives, so a harness may skip evaluating this block.
       idle_q  <= (in_empty == '1) && (in_valid_i == '0);
@@ -253,6 +266,8 @@ module hx_router_core #(
     end
   end
   assign idle_o    = idle_q;
-  assign drained_o = drained_q;
+  // A decode of state registers only (no path from any input), so it stays right while a harness
+  // skips an idle block's clock edges.
+  assign drained_o = (in_empty == '1) && (out_idle == '1);
   assign error_o   = error_q;
 endmodule

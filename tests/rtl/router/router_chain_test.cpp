@@ -25,8 +25,7 @@ struct Chain {
       s.local_col = i;
       s.board_rows = 1;
       s.board_cols = n;
-      s.vc_class = {0, 0};
-      s.class_vcs = {0x3, 0, 0, 0};
+      s.vc = sysc::make_vc_plan(2, 1, 2, sysc::VcPolicy::kDynamic);
       s.out_depth.fill(8);
       routers.back()->reset(s);
     }

@@ -1,0 +1,133 @@
+// hx_route_tree -- route computer of one input of a tree switch (row tree, column tree, or the
+// fat-tree baseline).
+//
+// A tree's endpoints ("tree ports") are numbered 0 .. n-1:
+//   row tree    (kind 0): port 2*j is the W edge, 2*j + 1 the E edge of board column j; a packet
+//                         enters the destination board through the edge closer to its column
+//                         (ties: W), so the tree port is 2*dgc + (dlc > b-1-dlc);
+//   column tree (kind 1): likewise 2*i (N edge) / 2*i + 1 (S edge) of board row i, from dgr, dlr, a;
+//   fat tree    (kind 2): the destination node id.
+// Roles (level_i):
+//   0 single switch: the tree port is the switch port;
+//   1 leaf of a two-level tree: ports 0 .. 2^down_log2-1 go down to tree ports
+//     index*2^down_log2 + k; ports from 2^down_log2 on, up_ports_i of them, go up to the spines.
+//     A destination below goes down; anything else goes up, to the up port chosen adaptively
+//     (most output VCs of the packet's class free with credit, ties broken round robin) or by a
+//     hash of the destination (up_hash_i), which keeps a flow on one path and so in order;
+//   2 spine: port l goes down to leaf l, i.e. tree port >> down_log2.
+// The VC class is carried through unchanged: boards escalate it on the link that enters a tree.
+module hx_route_tree #(
+  parameter int P   = 8,      // switch ports
+  parameter int V   = 2,
+  parameter int PW  = (P > 1) ? $clog2(P) : 1,
+  parameter int CLW = 2
+) (
+  input  logic            clk_i,
+  input  logic            rst_i,
+  input  logic [1:0]      kind_i,
+  input  logic [1:0]      level_i,
+  input  logic [7:0]      index_i,       // leaf index
+  input  logic [3:0]      down_log2_i,   // log2 of down ports per leaf
+  input  logic [7:0]      up_ports_i,    // up ports per leaf (tapering: fewer than down ports)
+  input  logic            up_hash_i,     // 1: hash of the destination, 0: adaptive
+  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic            head_i,        // a head flit is on the input this cycle (advances the tie-break)
+  input  logic [63:0]     hdr_i,         // routing fields of the head flit
+  input  logic [CLW-1:0]  in_class_i,
+  input  logic [P*V-1:0]  ready_vcs_i,   // output VCs free with credit, per output port
+  input  logic [4*V-1:0]  class_vcs_i,
+  output logic [PW-1:0]   port_o,
+  output logic [CLW-1:0]  class_o
+);
+  `include "hx_flit.svh"
+  localparam int PW1 = PW + 1;
+
+  logic [7:0]  a, b, dgr, dgc, dlr, dlc;
+  logic [15:0] dst;
+  logic [15:0] tree_port;
+  logic [15:0] leaf_of_dst;
+  logic [8:0]  far_c, far_r;       // b-1-dlc, a-1-dlr
+  logic [7:0]  hash;
+  logic [15:0] hash_pick;
+  logic [PW-1:0] up_first;
+  logic [PW-1:0] up_adaptive;
+  logic [PW-1:0] up_hashed;
+  logic [PW-1:0] rr_q;             // rotating tie-break start among the up ports
+  logic [V-1:0]  want;             // VCs of the packet's class
+  logic [3:0]    best_score;
+  logic [3:0]    score;
+  logic [PW-1:0] cand;
+  logic [PW:0]   cand_wide;
+
+  assign a   = dims_i[15:8];
+  assign b   = dims_i[7:0];
+  assign dst = hdr_i[HX_HDR_DST_LSB +: 16];
+  assign dgr = hdr_i[HX_HDR_DGR_LSB +: 8];
+  assign dgc = hdr_i[HX_HDR_DGC_LSB +: 8];
+  assign dlr = hdr_i[HX_HDR_DLR_LSB +: 8];
+  assign dlc = hdr_i[HX_HDR_DLC_LSB +: 8];
+  assign want = class_vcs_i[32'(in_class_i)*V +: V];
+
+  always_comb begin
+    far_c = {1'b0, b} - 9'd1 - {1'b0, dlc};
+    far_r = {1'b0, a} - 9'd1 - {1'b0, dlr};
+    case (kind_i)
+      2'd0:    tree_port = {7'd0, dgc, 1'b0} + {15'd0, ({1'b0, dlc} > far_c)};
+      2'd1:    tree_port = {7'd0, dgr, 1'b0} + {15'd0, ({1'b0, dlr} > far_r)};
+      default: tree_port = dst;
+    endcase
+    leaf_of_dst = tree_port >> down_log2_i;
+    up_first = PW'(16'd1 << down_log2_i);
+    // Fibonacci hash of the destination, scaled into [0, up_ports).
+    hash = 8'(({16'd0, tree_port} * 32'd40503) >> 8);
+    hash_pick = (16'(hash) * 16'(up_ports_i)) >> 8;
+    up_hashed = up_first + PW'(hash_pick);
+  end
+
+  // Adaptive: scan the up ports from the rotating start, keep the first with the highest score
+  // (number of output VCs of the packet's class that are free and have a credit).
+  always_comb begin
+    best_score = '0;
+    up_adaptive = up_first;
+    for (int k = 0; k < P; k++) begin
+      cand_wide = {1'b0, rr_q} + PW1'(k);
+      if (cand_wide >= PW1'(up_ports_i)) cand_wide = cand_wide - PW1'(up_ports_i);
+      cand = up_first + PW'(cand_wide);
+      score = '0;
+      for (int v = 0; v < V; v++) begin
+        if (ready_vcs_i[32'(cand)*V + v] && want[v]) score = score + 4'd1;
+      end
+      if ((k < 32'(up_ports_i)) && (k == 0 || score > best_score)) begin
+        best_score = score;
+        up_adaptive = cand;
+      end
+    end
+  end
+
+  always_comb begin
+    class_o = in_class_i;
+    case (level_i)
+      2'd1: begin
+        if (leaf_of_dst == {8'd0, index_i}) begin
+          port_o = PW'(tree_port - ({8'd0, index_i} << down_log2_i));
+        end else begin
+          port_o = up_hash_i ? up_hashed : up_adaptive;
+        end
+      end
+      2'd2:    port_o = PW'(leaf_of_dst);
+      default: port_o = PW'(tree_port);
+    endcase
+  end
+
+  // The tie-break start moves on with every head routed up, so equal up ports take turns.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rr_q <= '0;
+    end else if (head_i && level_i == 2'd1 && leaf_of_dst != {8'd0, index_i} && !up_hash_i) begin
+      rr_q <= (32'(rr_q) + 1 >= 32'(up_ports_i)) ? '0 : rr_q + PW'(1);
+    end
+  end
+
+  logic unused_hdr;
+  assign unused_hdr = ^{hdr_i, dims_i[31:16], best_score, hash_pick};
+endmodule

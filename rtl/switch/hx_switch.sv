@@ -1,0 +1,106 @@
+// hx_switch -- a K-port tree switch: the router core (hx_router_core) with one tree route computer
+// (hx_route_tree) per input. Used for row trees, column trees and the fat-tree baseline; its role
+// in its tree (single switch, leaf or spine, leaf index, up ports, up-port policy, tree kind) and
+// the grid dimensions are inputs held constant after reset, so one verilated model per radix serves
+// every switch of a system.
+//
+// Pipeline: as the router core, 2 cycles per switch at zero load (see hx_router_core).
+module hx_switch #(
+  parameter int K     = 8,     // ports (radix)
+  parameter int V     = 2,
+  parameter int D     = 32,
+  parameter int DDOWN = D,
+  parameter int W     = 256,
+  parameter int PW    = (K > 1) ? $clog2(K) : 1,
+  parameter int VW    = (V > 1) ? $clog2(V) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_i,
+  // place in the tree and routing policy
+  input  logic [1:0]      kind_i,        // 0 row tree, 1 column tree, 2 fat tree (destination id)
+  input  logic [1:0]      level_i,       // 0 single switch, 1 leaf, 2 spine
+  input  logic [7:0]      index_i,       // leaf index
+  input  logic [3:0]      down_log2_i,   // log2 of the down ports of a leaf
+  input  logic [7:0]      up_ports_i,    // up ports of a leaf
+  input  logic            up_hash_i,     // up-port choice: 1 hash of destination, 0 adaptive
+  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic [V*2-1:0]  vc_class_i,
+  input  logic [4*V-1:0]  class_vcs_i,
+  input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
+  input  logic [K*8-1:0]  out_depth_i,
+  // links
+  input  logic [K-1:0]    in_valid_i,
+  input  logic [K-1:0]    in_head_i,
+  input  logic [K-1:0]    in_tail_i,
+  input  logic [K*VW-1:0] in_vc_i,
+  input  logic [K*W-1:0]  in_data_i,
+  output logic [K-1:0]    in_credit_valid_o,
+  output logic [K*VW-1:0] in_credit_vc_o,
+  output logic [K-1:0]    out_valid_o,
+  output logic [K-1:0]    out_head_o,
+  output logic [K-1:0]    out_tail_o,
+  output logic [K*VW-1:0] out_vc_o,
+  output logic [K*W-1:0]  out_data_o,
+  input  logic [K-1:0]    out_credit_valid_i,
+  input  logic [K*VW-1:0] out_credit_vc_i,
+  output logic            idle_o,
+  output logic            drained_o,
+  output logic            error_o
+);
+  logic [K*PW-1:0] rt_port;
+  logic [K*2-1:0]  rt_class;
+  logic [K*V-1:0]  ready_vcs;
+
+  for (genvar p = 0; p < K; p++) begin : gen_rc
+    logic [1:0] in_class;
+    logic       head;
+    assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
+    assign head = in_valid_i[p] && in_head_i[p];
+    hx_route_tree #(.P(K), .V(V), .PW(PW), .CLW(2)) u_rc (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .kind_i      (kind_i),
+      .level_i     (level_i),
+      .index_i     (index_i),
+      .down_log2_i (down_log2_i),
+      .up_ports_i  (up_ports_i),
+      .up_hash_i   (up_hash_i),
+      .dims_i      (dims_i),
+      .head_i      (head),
+      .hdr_i       (in_data_i[p*W +: 64]),
+      .in_class_i  (in_class),
+      .ready_vcs_i (ready_vcs),
+      .class_vcs_i (class_vcs_i),
+      .port_o      (rt_port[p*PW +: PW]),
+      .class_o     (rt_class[p*2 +: 2])
+    );
+  end
+
+  hx_router_core #(.P(K), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(PW), .VW(VW), .CLW(2)) u_core (
+    .clk_i              (clk_i),
+    .rst_i              (rst_i),
+    .in_valid_i         (in_valid_i),
+    .in_head_i          (in_head_i),
+    .in_tail_i          (in_tail_i),
+    .in_vc_i            (in_vc_i),
+    .in_data_i          (in_data_i),
+    .in_credit_valid_o  (in_credit_valid_o),
+    .in_credit_vc_o     (in_credit_vc_o),
+    .rt_port_i          (rt_port),
+    .rt_class_i         (rt_class),
+    .class_vcs_i        (class_vcs_i),
+    .vc_allow_i         (vc_allow_i),
+    .out_depth_i        (out_depth_i),
+    .out_valid_o        (out_valid_o),
+    .out_head_o         (out_head_o),
+    .out_tail_o         (out_tail_o),
+    .out_vc_o           (out_vc_o),
+    .out_data_o         (out_data_o),
+    .out_credit_valid_i (out_credit_valid_i),
+    .out_credit_vc_i    (out_credit_vc_i),
+    .out_ready_vcs_o    (ready_vcs),
+    .idle_o             (idle_o),
+    .drained_o          (drained_o),
+    .error_o            (error_o)
+  );
+endmodule

@@ -1,0 +1,110 @@
+#include "sysc/network.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace hxemu::sysc {
+
+const char* link_class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::kBoard: return "board";
+    case LinkClass::kCable: return "cable";
+    case LinkClass::kTerminal: return "terminal";
+  }
+  return "?";
+}
+
+int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
+  BlockEntry e;
+  e.ports.resize(block->ports());
+  e.block = std::move(block);
+  e.name = std::move(name);
+  blocks_.push_back(std::move(e));
+  return static_cast<int>(blocks_.size()) - 1;
+}
+
+int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
+  auto check = [this](PortRef p) {
+    if (p.block < 0 || p.block >= blocks() || p.port < 0 ||
+        p.port >= static_cast<int>(blocks_[p.block].ports.size())) {
+      throw std::out_of_range("Network::connect: no such block port");
+    }
+    if (blocks_[p.block].ports[p.port].tx >= 0) {
+      throw std::logic_error("Network::connect: port " + std::to_string(p.port) + " of " +
+                             blocks_[p.block].name + " is already connected");
+    }
+  };
+  check(a);
+  check(b);
+  if (a.block == b.block && a.port == b.port) throw std::logic_error("Network::connect: self loop");
+  const int ab = static_cast<int>(links_.size());
+  links_.push_back(std::make_unique<Link>(latency));
+  links_.push_back(std::make_unique<Link>(latency));
+  link_info_.push_back({a, b, cls});
+  link_info_.push_back({b, a, cls});
+  link_flits_.push_back(0);
+  link_flits_.push_back(0);
+  blocks_[a.block].ports[a.port] = {ab, ab + 1};
+  blocks_[b.block].ports[b.port] = {ab + 1, ab};
+  for (PortRef p : {a, b}) {
+    auto& c = blocks_[p.block].connected;
+    c.insert(std::upper_bound(c.begin(), c.end(), p.port), p.port);
+  }
+  return ab;
+}
+
+void Network::reset_link_counters() { std::fill(link_flits_.begin(), link_flits_.end(), 0); }
+
+void Network::step_block(int i, std::uint64_t now) {
+  BlockEntry& e = blocks_[i];
+  LinkBlock& b = *e.block;
+  bool arriving = false;
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    if (links_[pl.rx]->has_flit(now) || links_[pl.tx]->has_credit(now)) {
+      arriving = true;
+      break;
+    }
+  }
+  if (!arriving && b.idle()) {
+    ++ticks_skipped_;
+    return;
+  }
+  b.clear_inputs();
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    Link& rx = *links_[pl.rx];
+    if (const Flit* f = rx.peek_flit(now)) {
+      b.set_flit_in(p, *f);
+      rx.consume_flit(now);
+    }
+    Link& tx = *links_[pl.tx];
+    if (tx.has_credit(now)) b.set_credit_in(p, tx.take_credit(now));
+  }
+  b.tick();
+  ++ticks_done_;
+  Flit f;
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    if (b.flit_out_valid(p)) {
+      b.flit_out(p, f);
+      links_[pl.tx]->send_flit(now, f);
+      ++link_flits_[pl.tx];
+    }
+    const Credit c = b.credit_out(p);
+    if (c.valid) links_[pl.rx]->send_credit(now, c);
+  }
+}
+
+void Network::step() {
+  const int n = blocks();
+  for (int i = 0; i < n; ++i) step_block(i, now_);
+  ++now_;
+}
+
+std::uint64_t Network::flits_moved() const {
+  return std::accumulate(link_flits_.begin(), link_flits_.end(), std::uint64_t{0});
+}
+
+}  // namespace hxemu::sysc
