@@ -45,6 +45,7 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   link_info_.push_back({b, a, cls});
   link_flits_.push_back(0);
   link_flits_.push_back(0);
+  vc_state_.resize(links_.size() * vcs_max_);
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
   for (PortRef p : {a, b}) {
@@ -80,7 +81,11 @@ void Network::step_block(int i, std::uint64_t now) {
       rx.consume_flit(now);
     }
     Link& tx = *links_[pl.tx];
-    if (tx.has_credit(now)) b.set_credit_in(p, tx.take_credit(now));
+    if (tx.has_credit(now)) {
+      const Credit c = tx.take_credit(now);
+      --vc_state_[pl.tx * vcs_max_ + c.vc].occupancy;
+      b.set_credit_in(p, c);
+    }
   }
   b.tick();
   ++ticks_done_;
@@ -91,6 +96,15 @@ void Network::step_block(int i, std::uint64_t now) {
       b.flit_out(p, f);
       links_[pl.tx]->send_flit(now, f);
       ++link_flits_[pl.tx];
+      VcOwner& o = vc_state_[pl.tx * vcs_max_ + f.vc];
+      ++o.occupancy;
+      if (f.head) {
+        // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31) and bits 64-127.
+        o.src = static_cast<int>(f.data[0] >> 16);
+        o.dst = static_cast<int>(f.data[0] & 0xffffu);
+        o.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+      }
+      o.open = !f.tail;
     }
     const Credit c = b.credit_out(p);
     if (c.valid) links_[pl.rx]->send_credit(now, c);

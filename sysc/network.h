@@ -71,6 +71,18 @@ class Network {
   const std::uint64_t* clock() const { return &now_; }
   void set_now(std::uint64_t now) { now_ = now; }
 
+  // Occupancy of each VC of each directed link as the sender sees it: flits sent minus credits
+  // returned (flits on the link or in the receiver's buffer), and the packet that last took the VC
+  // (its head's source, destination and header bits [64..127]) and whether its tail has passed.
+  struct VcOwner {
+    int occupancy = 0;
+    bool open = false;          // head passed, tail not yet
+    int src = -1, dst = -1;
+    std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
+  };
+  const VcOwner& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
+  int vcs_max() const { return vcs_max_; }
+
   // Ticks skipped because a block was idle with nothing arriving (harness statistics).
   std::uint64_t ticks_skipped() const { return ticks_skipped_; }
   std::uint64_t ticks_done() const { return ticks_done_; }
@@ -93,6 +105,8 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<LinkInfo> link_info_;
   std::vector<std::uint64_t> link_flits_;
+  static constexpr int vcs_max_ = 16;
+  std::vector<VcOwner> vc_state_;
   std::uint64_t now_ = 0;
   std::uint64_t ticks_skipped_ = 0;
   std::uint64_t ticks_done_ = 0;

@@ -66,6 +66,7 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
     sw->reset(s);
     const int b = net.add_block(std::move(sw), spec.name);
     t.switches.push_back(b);
+    t.setups.push_back(s);
     for (int p = 0; p < spec.tree_ports; ++p) t.tree_ports.push_back({b, p});
     return t;
   }
@@ -82,6 +83,7 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
     for (int p = 0; p < shape.down; ++p) s.out_depth[p] = spec.edge_depth;
     sw->reset(s);
     leaves.push_back(net.add_block(std::move(sw), spec.name + ".leaf" + std::to_string(l)));
+    t.setups.push_back(s);
   }
   for (int k = 0; k < shape.spines; ++k) {
     auto sw = make_switch(spec.radix, spec.vc.vcs, spec.flit_bits);
@@ -90,6 +92,7 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
     s.down_log2 = down_log2;
     sw->reset(s);
     spines.push_back(net.add_block(std::move(sw), spec.name + ".spine" + std::to_string(k)));
+    t.setups.push_back(s);
   }
   for (int l = 0; l < shape.leaves; ++l) {
     for (int k = 0; k < shape.up; ++k) {

@@ -30,6 +30,7 @@ struct TreeSpec {
 struct BuiltTree {
   std::vector<PortRef> tree_ports;   // where tree port i is (a switch port)
   std::vector<int> switches;         // block indices
+  std::vector<SwitchSetup> setups;   // the setup each switch was reset with (same order)
   int leaves = 0;                    // 0 for a single switch
   int spines = 0;
 };

@@ -1,4 +1,6 @@
 // hxemu: the command line. Each subcommand is a thin front end over the tb/ and sw/ libraries.
+#include <systemc>
+
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -35,7 +37,7 @@ int cmd_router_demo(const hxemu::tb::RouterDemoConfig& cfg) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {
   CLI::App app{"hxemu: cycle-accurate RTL emulator of HammingMesh networks"};
   app.require_subcommand(1);
 

@@ -1,0 +1,59 @@
+// TrafficSystem: a System whose terminals are PacketEndpoints, with a Scoreboard, a harness and a
+// watchdog -- the testbench's view of a whole emulated machine.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sysc/system.h"
+#include "tb/harness.h"
+#include "tb/packet_endpoint.h"
+#include "tb/scoreboard.h"
+#include "tb/watchdog.h"
+
+namespace hxemu::tb {
+
+class EndpointFactory final : public sysc::TerminalFactory {
+ public:
+  explicit EndpointFactory(EndpointObserver* obs) : obs_(obs) {}
+  std::unique_ptr<sysc::LinkBlock> make_terminal(const sysc::TerminalSpec& spec) override;
+  std::vector<PacketEndpoint*>& endpoints() { return endpoints_; }
+
+ private:
+  EndpointObserver* obs_;
+  std::vector<PacketEndpoint*> endpoints_;
+};
+
+class TrafficSystem {
+ public:
+  explicit TrafficSystem(const sysc::SystemConfig& cfg, HarnessFactory harness = make_plain_harness);
+
+  sysc::System& sys() { return *sys_; }
+  const sysc::System& sys() const { return *sys_; }
+  Scoreboard& scoreboard() { return sb_; }
+  const Scoreboard& scoreboard() const { return sb_; }
+  PacketEndpoint& endpoint(int node) { return *factory_->endpoints()[node]; }
+  Harness& harness() { return *harness_; }
+  std::uint64_t now() const { return sys_->net().now(); }
+  int nodes() const { return sys_->nodes(); }
+
+  // Creates a packet now at `src` for `dst` (queued at the source) and returns its id.
+  std::uint64_t send(int src, int dst, int flits);
+  void run(std::uint64_t cycles) { harness_->run(cycles); }
+
+  // Runs until every packet is delivered and the network is quiet, checking the watchdog every
+  // `check_every` cycles. False if the watchdog fired or max_cycles passed (see watchdog()).
+  bool drain(std::uint64_t max_cycles, const WatchdogConfig& wd = {}, std::uint64_t check_every = 16);
+  const Watchdog* watchdog() const { return watchdog_.get(); }
+  std::string stuck_report() const { return Watchdog::stuck_report(*sys_, sb_); }
+
+ private:
+  Scoreboard sb_;
+  std::unique_ptr<EndpointFactory> factory_;
+  std::unique_ptr<sysc::System> sys_;
+  std::unique_ptr<Harness> harness_;
+  std::unique_ptr<Watchdog> watchdog_;
+};
+
+}  // namespace hxemu::tb
