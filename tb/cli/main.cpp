@@ -1,72 +1,58 @@
-// hxemu: the command line. Each subcommand is a thin front end over the tb/ and sw/ libraries.
+// hxemu: the command line. Each subcommand is a thin front end over the tb/ and sw/ libraries
+// (tb/cli/cmd_*.cpp). Exit status: 0 success, 1 the run found a problem (wrong data, deadlock),
+// 2 bad input (command line, configuration file).
 #include <systemc>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <cstdio>
+#include <cstdlib>
 #include <exception>
 
-#include "tb/router_demo.h"
+#include "sysc/system_config.h"
+#include "tb/cli/commands.h"
 
-namespace {
-
-int cmd_router_demo(const hxemu::tb::RouterDemoConfig& cfg) {
-  fmt::print("hxemu router demo: one board router (5 ports, {} VCs x {} flits, 256-bit flits), "
-             "{}-flit packets,\n  Bernoulli injection of {:.2f} flits/cycle on every input toward "
-             "random XY-legal outputs,\n  {} warm-up + {} measured cycles, link latency {}, seed {}\n\n",
-             cfg.vcs, cfg.depth, cfg.packet_flits, cfg.load, cfg.warmup, cfg.measure,
-             cfg.link_latency, cfg.seed);
-  const auto r = hxemu::tb::run_router_demo(cfg);
-  static const char* const kPort[] = {"N", "E", "S", "W", "L"};
-  fmt::print("  accepted flits/cycle per output:");
-  for (int p = 0; p < 5; ++p) fmt::print("  {} {:.3f}", kPort[p], r.accepted_per_output[p]);
-  fmt::print("\n  router throughput: {:.3f} flits/cycle accepted of {:.3f} offered\n",
-             r.accepted_total, r.offered_total);
-  fmt::print("  packet latency (cycles, creation to tail out, {} packets): mean {:.2f}  p50 {:.0f}  "
-             "p99 {:.0f}  max {:.0f}   (zero-load model {:.0f})\n",
-             r.packets, r.latency_mean, r.latency_p50, r.latency_p99, r.latency_max,
-             r.zero_load_latency);
-  fmt::print("  emulation: {} cycles in {:.3f} s = {:.2f} M router-cycles/s\n", r.cycles,
-             r.wall_seconds, static_cast<double>(r.cycles) / r.wall_seconds / 1e6);
-  fmt::print("  scoreboard: {}\n", r.clean ? "every flit delivered once, in order, intact"
-                                           : "ERRORS");
-  for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);
-  return r.clean ? 0 : 1;
+namespace hxemu::cli {
+std::string g_command_line;
 }
 
-}  // namespace
-
 int sc_main(int argc, char** argv) {
+  using namespace hxemu::cli;
+  for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + std::string(argv[i]);
+
   CLI::App app{"hxemu: cycle-accurate RTL emulator of HammingMesh networks"};
   app.require_subcommand(1);
-
-  hxemu::tb::RouterDemoConfig demo;
-  auto add_demo_options = [&demo](CLI::App* sub) {
-    sub->add_option("--vcs", demo.vcs, "VCs per port")->check(CLI::IsMember({2, 4, 8}));
-    sub->add_option("--depth", demo.depth, "buffer depth per VC (flits)")->check(CLI::Range(1, 32));
-    sub->add_option("--load", demo.load, "offered flits per input per cycle")
-        ->check(CLI::Range(0.0, 1.0));
-    sub->add_option("--packet-flits", demo.packet_flits, "flits per packet")->check(CLI::Range(1, 64));
-    sub->add_option("--link-latency", demo.link_latency, "cycles")->check(CLI::Range(0, 64));
-    sub->add_option("--cycles", demo.measure, "measured cycles")->check(CLI::Range(1, 100000000));
-    sub->add_option("--seed", demo.seed, "random seed");
-  };
-  auto* run = app.add_subcommand("run", "the main job on the built-in default configuration");
-  add_demo_options(run);
-  auto* router_demo = app.add_subcommand("router-demo", "one router under random traffic");
-  add_demo_options(router_demo);
+  Action action;
+  add_router_demo(app, action);
+  add_describe(app, action);
+  add_pairs(app, action);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
   }
   try {
-    if (*run || *router_demo) return cmd_router_demo(demo);
-  } catch (const std::exception& e) {
+    return action ? action() : 0;
+  } catch (const hxemu::sysc::ConfigError& e) {
     fmt::print(stderr, "hxemu: error: {}\n", e.what());
     return 2;
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "hxemu: error: {}\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "hxemu: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "hxemu: error: {}\n", e.what());
+    return 1;
   }
-  return 0;
+}
+
+// Our own main (it takes precedence over libsystemc's): silence SystemC's banner, which it prints on
+// stdout before sc_main runs, unless the user asked for it; then hand over to SystemC as usual.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,36 @@
+// hxemu describe --config F [--json FILE]: the system a configuration builds.
+#include <fmt/core.h>
+
+#include "sysc/system_config.h"
+#include "tb/cli/commands.h"
+#include "tb/describe.h"
+#include "tb/report_io.h"
+#include "tb/traffic_system.h"
+
+namespace hxemu::cli {
+
+void add_describe(CLI::App& app, Action& action) {
+  struct Opts {
+    std::string config, json;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("describe", "print the system a configuration builds");
+  sub->add_option("--config", o->config, "system configuration (JSON)")->required();
+  sub->add_option("--json", o->json, "also write the description as JSON to FILE");
+  sub->callback([o, &action] {
+    action = [o] {
+      const auto cfg = sysc::load_system_config(o->config);
+      tb::TrafficSystem ts(cfg);
+      const auto d = tb::describe_system(ts.sys());
+      fmt::print("{}", d.text);
+      if (!o->json.empty()) {
+        nlohmann::json j = d.json;
+        j["stamp"] = tb::reproducibility_stamp(cfg, 0, g_command_line);
+        tb::write_file_atomic(o->json, j.dump(2) + "\n");
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace hxemu::cli
