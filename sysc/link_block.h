@@ -4,6 +4,8 @@
 // ticked within a cycle does not matter.
 #pragma once
 
+#include <cstdint>
+
 #include "sysc/flit.h"
 
 namespace hxemu::sysc {
@@ -34,6 +36,10 @@ class LinkBlock {
   virtual bool idle() const = 0;
   // Nothing buffered, nothing owed: every output VC free and every credit returned.
   virtual bool drained() const = 0;
+  // Statistics, valid after a tick: per input port, a flit waited but could not move for want of a
+  // credit or free output VC / it asked and lost switch allocation (bit p = port p).
+  virtual std::uint64_t stall_credit_bits() const { return 0; }
+  virtual std::uint64_t stall_sa_bits() const { return 0; }
   // A neighbour broke the credit protocol (sticky).
   virtual bool error() const = 0;
 };

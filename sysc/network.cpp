@@ -18,6 +18,9 @@ const char* link_class_name(LinkClass c) {
 int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
   BlockEntry e;
   e.ports.resize(block->ports());
+  port_base_.push_back(static_cast<int>(stalls_credit_.size()));
+  stalls_credit_.resize(stalls_credit_.size() + block->ports(), 0);
+  stalls_sa_.resize(stalls_sa_.size() + block->ports(), 0);
   e.block = std::move(block);
   e.name = std::move(name);
   blocks_.push_back(std::move(e));
@@ -57,6 +60,11 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
 
 void Network::reset_link_counters() { std::fill(link_flits_.begin(), link_flits_.end(), 0); }
 
+void Network::reset_stall_counters() {
+  std::fill(stalls_credit_.begin(), stalls_credit_.end(), 0);
+  std::fill(stalls_sa_.begin(), stalls_sa_.end(), 0);
+}
+
 void Network::step_block(int i, std::uint64_t now) {
   BlockEntry& e = blocks_[i];
   LinkBlock& b = *e.block;
@@ -89,22 +97,39 @@ void Network::step_block(int i, std::uint64_t now) {
   }
   b.tick();
   ++ticks_done_;
+  if (std::uint64_t bits = b.stall_credit_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_credit_[port_base_[i] + p] += bits & 1u;
+  }
+  if (std::uint64_t bits = b.stall_sa_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_sa_[port_base_[i] + p] += bits & 1u;
+  }
   Flit f;
   for (int p : e.connected) {
     const PortLinks& pl = e.ports[p];
     if (b.flit_out_valid(p)) {
       b.flit_out(p, f);
-      links_[pl.tx]->send_flit(now, f);
-      ++link_flits_[pl.tx];
-      VcOwner& o = vc_state_[pl.tx * vcs_max_ + f.vc];
-      ++o.occupancy;
-      if (f.head) {
-        // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31) and bits 64-127.
-        o.src = static_cast<int>(f.data[0] >> 16);
-        o.dst = static_cast<int>(f.data[0] & 0xffffu);
-        o.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+      bool drop = false;
+      if (pl.tx == fault_link_ && fault_ != LinkFault::kNone) {
+        drop = fault_ == LinkFault::kDrop;
+        if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
+        fault_ = LinkFault::kNone;
       }
-      o.open = !f.tail;
+      if (!drop) {
+        links_[pl.tx]->send_flit(now, f);
+        ++link_flits_[pl.tx];
+        VcOwner& o = vc_state_[pl.tx * vcs_max_ + f.vc];
+        ++o.occupancy;
+        if (f.head) {
+          // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31) and bits 64-127.
+          o.src = static_cast<int>(f.data[0] >> 16);
+          o.dst = static_cast<int>(f.data[0] & 0xffffu);
+          o.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+        }
+        o.open = !f.tail;
+        if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
+          head_observer_->head_on_cable(pl.tx, f, now);
+        }
+      }
     }
     const Credit c = b.credit_out(p);
     if (c.valid) links_[pl.rx]->send_credit(now, c);

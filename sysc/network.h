@@ -86,6 +86,24 @@ class Network {
   // Ticks skipped because a block was idle with nothing arriving (harness statistics).
   std::uint64_t ticks_skipped() const { return ticks_skipped_; }
   std::uint64_t ticks_done() const { return ticks_done_; }
+  // Per block input port: cycles a flit waited for want of a credit / lost switch allocation.
+  std::uint64_t stalls_credit(PortRef p) const { return stalls_credit_[port_base_[p.block] + p.port]; }
+  std::uint64_t stalls_sa(PortRef p) const { return stalls_sa_[port_base_[p.block] + p.port]; }
+  void reset_stall_counters();
+
+  // Head flits sent on cable links (for the on-board / tree latency split).
+  class HeadObserver {
+   public:
+    virtual ~HeadObserver() = default;
+    virtual void head_on_cable(int link, const Flit& f, std::uint64_t now) = 0;
+  };
+  void set_head_observer(HeadObserver* obs) { head_observer_ = obs; }
+
+  // Fault injection (for testing the checkers): the next flit sent on `link` is dropped, or has one
+  // payload bit flipped.
+  enum class LinkFault { kNone, kDrop, kFlipBit };
+  void inject_fault(int link, LinkFault f) { fault_link_ = link; fault_ = f; }
+
   // Flits on links plus flits moved by blocks since the last call: progress for a watchdog.
   std::uint64_t flits_moved() const;
 
@@ -107,6 +125,11 @@ class Network {
   std::vector<std::uint64_t> link_flits_;
   static constexpr int vcs_max_ = 16;
   std::vector<VcOwner> vc_state_;
+  std::vector<int> port_base_;
+  std::vector<std::uint64_t> stalls_credit_, stalls_sa_;
+  HeadObserver* head_observer_ = nullptr;
+  int fault_link_ = -1;
+  LinkFault fault_ = LinkFault::kNone;
   std::uint64_t now_ = 0;
   std::uint64_t ticks_skipped_ = 0;
   std::uint64_t ticks_done_ = 0;

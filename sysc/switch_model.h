@@ -63,6 +63,8 @@ class SwitchModel final : public SwitchBlock {
   bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
   Credit credit_out(int p) const override { return io_.credit_out(p); }
   bool idle() const override { return m_->idle_o != 0; }
+  std::uint64_t stall_credit_bits() const override { return m_->stall_credit_o; }
+  std::uint64_t stall_sa_bits() const override { return m_->stall_sa_o; }
   bool drained() const override { return m_->drained_o != 0; }
   bool error() const override { return m_->error_o != 0; }
 

@@ -128,12 +128,42 @@ const json& section(const json& root, const std::string& key) {
 
 }  // namespace
 
-SystemConfig parse_system_config(const std::string& json_text, const std::string& source) {
+SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
+                                 const std::vector<std::string>& overrides) {
   json root;
   try {
     root = json::parse(json_text);
   } catch (const json::parse_error& e) {
     throw ConfigError(source + ": malformed JSON: " + e.what());
+  }
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw ConfigError("override '" + o + "': expected key=value, e.g. router.vcs_per_class=4");
+    }
+    const std::string key = o.substr(0, eq), text = o.substr(eq + 1);
+    json value;
+    try {
+      value = json::parse(text);
+    } catch (const json::parse_error&) {
+      value = text;
+    }
+    if (!root.is_object()) break;   // reported by the validation below
+    json* node = &root;
+    std::size_t start = 0;
+    while (true) {
+      const auto dot = key.find('.', start);
+      const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (part.empty()) throw ConfigError("override '" + o + "': empty key part");
+      if (dot == std::string::npos) {
+        (*node)[part] = value;
+        break;
+      }
+      if (!node->contains(part)) (*node)[part] = json::object();
+      node = &(*node)[part];
+      if (!node->is_object()) throw ConfigError("override '" + o + "': '" + part + "' is not a section");
+      start = dot + 1;
+    }
   }
   check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "switch", "router", "links",
                         "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
@@ -269,12 +299,12 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   return c;
 }
 
-SystemConfig load_system_config(const std::string& path) {
+SystemConfig load_system_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path);
   if (!in) throw ConfigError("cannot read configuration file '" + path + "'");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_system_config(ss.str(), path);
+  return parse_system_config(ss.str(), path, overrides);
 }
 
 }  // namespace hxemu::sysc

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sysc/vc_plan.h"
 
@@ -54,8 +55,12 @@ struct SystemConfig {
   double link_gbps() const { return clock_ghz * flit_bits; }
 };
 
-// Parses and validates; throws ConfigError.
-SystemConfig parse_system_config(const std::string& json_text, const std::string& source);
-SystemConfig load_system_config(const std::string& path);
+// Parses and validates; throws ConfigError. `overrides` are "dotted.key=value" settings applied to
+// the JSON before validation (value parsed as JSON, else taken as a string), e.g.
+// "router.vcs_per_class=4".
+SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
+                                 const std::vector<std::string>& overrides = {});
+SystemConfig load_system_config(const std::string& path,
+                                const std::vector<std::string>& overrides = {});
 
 }  // namespace hxemu::sysc

@@ -14,7 +14,7 @@ PacketEndpoint::PacketEndpoint(const EndpointConfig& cfg, const std::uint64_t* c
       buf_count_(cfg.vcs, 0) {}
 
 bool PacketEndpoint::drained() const {
-  if (!idle()) return false;
+  if (!queue_.empty() || cur_flit_ >= 0 || buffered_ != 0) return false;
   for (int v = 0; v < cfg_.vcs; ++v) {
     if (((cfg_.inject_vcs >> v) & 1u) && credits_[v] != cfg_.inject_credits) return false;
   }
@@ -104,7 +104,7 @@ void PacketEndpoint::tick() {
   }
 
   // Source: continue the current packet or start the next one.
-  if (cur_flit_ < 0 && !queue_.empty()) {
+  if (cur_flit_ < 0 && !queue_.empty() && queue_.front().created <= *clock_) {
     for (int k = 0; k < cfg_.vcs; ++k) {
       const int v = (rr_ + k) % cfg_.vcs;
       if (((cfg_.inject_vcs >> v) & 1u) && credits_[v] > 0) {

@@ -1,8 +1,9 @@
 // PacketEndpoint: a C++ traffic source and sink attached to a router's local port (or a switch
 // port), in place of a NIC. It is a LinkBlock, so the network steps it like any verilated block.
 //
-// Source: an unlimited queue of packets; one packet at a time, one flit per cycle, on an injection
-// VC with a credit (round robin among the allowed VCs), never without a credit.
+// Source: an unlimited queue of packets, each starting no earlier than its creation cycle (so a
+// generator may queue a stretch of future traffic at once); one packet at a time, one flit per
+// cycle, on an injection VC with a credit (round robin among the allowed VCs), never without one.
 // Sink: takes one flit per cycle and returns its credit at once -- an ejection port running at link
 // rate -- unless stalled, in which case arriving flits wait in a buffer of `eject_depth` per VC
 // (overflow is a fault: the network broke the credit protocol). Every flit is checked on arrival
@@ -55,8 +56,14 @@ class PacketEndpoint final : public sysc::LinkBlock {
  public:
   PacketEndpoint(const EndpointConfig& cfg, const std::uint64_t* clock, EndpointObserver* obs);
 
+  // Packets must be queued in creation order.
   void enqueue(const PacketSpec& p) { queue_.push_back(p); }
   std::size_t queued() const { return queue_.size() + (cur_flit_ >= 0 ? 1 : 0); }
+  // Removes the packets that have not started (a saturated source's backlog) and appends their ids.
+  void withdraw_pending(std::vector<std::uint64_t>& ids) {
+    for (const auto& p : queue_) ids.push_back(p.id);
+    queue_.clear();
+  }
   void set_stalled(bool s) { stalled_ = s; }
   int node() const { return cfg_.node; }
   // Flits this endpoint put on its link / took from it.
@@ -82,8 +89,10 @@ class PacketEndpoint final : public sysc::LinkBlock {
   }
   bool flit_out_valid(int) const override { return out_flit_.valid; }
   sysc::Credit credit_out(int) const override { return out_credit_; }
+  // Nothing to send yet (empty queue, or its first packet created in the future) and nothing to
+  // take in: ticking would change nothing.
   bool idle() const override {
-    return queue_.empty() && cur_flit_ < 0 && buffered_ == 0;
+    return (queue_.empty() || queue_.front().created > *clock_) && cur_flit_ < 0 && buffered_ == 0;
   }
   bool drained() const override;
   bool error() const override { return error_; }

@@ -17,7 +17,10 @@ struct PacketRecord {
   PacketSpec spec;
   std::uint64_t injected = 0;     // cycle the head left the source (0: not yet)
   int deliveries = 0;
+  bool withdrawn = false;         // taken back from its source queue before injection
   Delivery delivery;              // the (first) delivery
+  // Head on its first cable (entering a tree / leaving the board) and off its last one.
+  std::uint64_t tree_enter = 0, tree_exit = 0;
 };
 
 class Scoreboard : public EndpointObserver {
@@ -34,10 +37,25 @@ class Scoreboard : public EndpointObserver {
   void injected(int node, std::uint64_t id, std::uint64_t cycle) override;
   void delivered(const Delivery& d) override;
   void fault(int node, const std::string& what) override;
+  // The head of packet `id` was put on a cable of latency `latency` in cycle `now`.
+  void head_on_cable(std::uint64_t id, int latency, std::uint64_t now) {
+    if (id >= records_.size()) return;
+    PacketRecord& r = records_[id];
+    if (r.tree_enter == 0) r.tree_enter = now + 1;
+    r.tree_exit = now + 1 + static_cast<std::uint64_t>(latency);
+  }
 
   std::size_t created() const { return records_.size(); }
   std::size_t delivered_count() const { return delivered_; }
-  std::size_t outstanding() const { return records_.size() - delivered_; }
+  std::size_t outstanding() const { return records_.size() - delivered_ - withdrawn_; }
+  std::size_t withdrawn_count() const { return withdrawn_; }
+  // The packet never left its source queue and will not be sent.
+  void withdraw(std::uint64_t id) {
+    if (id < records_.size() && !records_[id].withdrawn && records_[id].deliveries == 0) {
+      records_[id].withdrawn = true;
+      ++withdrawn_;
+    }
+  }
   const PacketRecord& record(std::uint64_t id) const { return records_.at(id); }
   const std::vector<PacketRecord>& records() const { return records_; }
   const std::vector<std::string>& errors() const { return errors_; }
@@ -50,6 +68,7 @@ class Scoreboard : public EndpointObserver {
 
   std::vector<PacketRecord> records_;
   std::size_t delivered_ = 0;
+  std::size_t withdrawn_ = 0;
   bool check_order_ = false;
   // last delivered packet id per (src, dst, vc) stream, for the order check
   std::unordered_map<std::uint64_t, std::uint64_t> last_in_stream_;

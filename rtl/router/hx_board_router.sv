@@ -37,6 +37,8 @@ module hx_board_router #(
   output logic [5*W-1:0]  out_data_o,
   input  logic [4:0]      out_credit_valid_i,
   input  logic [5*VW-1:0] out_credit_vc_i,
+  output logic [4:0]      stall_credit_o,  // statistics: see hx_router_core
+  output logic [4:0]      stall_sa_o,
   output logic            idle_o,
   output logic            drained_o,
   output logic            error_o
@@ -88,6 +90,8 @@ module hx_board_router #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .out_ready_vcs_o    (unused_ready_vcs),
+    .stall_credit_o     (stall_credit_o),
+    .stall_sa_o         (stall_sa_o),
     .idle_o             (idle_o),
     .drained_o          (drained_o),
     .error_o            (error_o)

@@ -60,6 +60,11 @@ module hx_router_core #(
   // output VCs that are free and have a credit (for adaptive route computers inside the same block;
   // derived from registers only)
   output logic [P*V-1:0]     out_ready_vcs_o,
+  // per input port, registered one cycle late, for statistics: a flit waited but no VC of the port
+  // could move for want of a credit or a free output VC; or the port asked and lost switch
+  // allocation to another input
+  output logic [P-1:0]       stall_credit_o,
+  output logic [P-1:0]       stall_sa_o,
   // status
   output logic               idle_o,   // quiescent: while no flit or credit arrives, eval is a no-op
   output logic               drained_o,// nothing buffered, no output VC owned, every credit back
@@ -254,6 +259,25 @@ module hx_router_core #(
   // Registered so that no block output is combinational.
   logic idle_q;
   logic error_q;
+  logic [P-1:0] stall_credit_q;
+  logic [P-1:0] stall_sa_q;
+  logic [P-1:0] port_req;
+  always_comb begin
+    for (int p = 0; p < P; p++) begin
+      port_req[p] = (sa_req[p*V +: V] != '0);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      stall_credit_q <= '0;
+      stall_sa_q     <= '0;
+    end else begin
+      stall_credit_q <= ~in_empty & ~port_req;
+      stall_sa_q     <= port_req & ~in_win;
+    end
+  end
+  assign stall_credit_o = stall_credit_q;
+  assign stall_sa_o     = stall_sa_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       idle_q    <= 1'b1;

@@ -43,6 +43,8 @@ module hx_switch #(
   output logic [K*W-1:0]  out_data_o,
   input  logic [K-1:0]    out_credit_valid_i,
   input  logic [K*VW-1:0] out_credit_vc_i,
+  output logic [K-1:0]    stall_credit_o,  // statistics: see hx_router_core
+  output logic [K-1:0]    stall_sa_o,
   output logic            idle_o,
   output logic            drained_o,
   output logic            error_o
@@ -99,6 +101,8 @@ module hx_switch #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .out_ready_vcs_o    (ready_vcs),
+    .stall_credit_o     (stall_credit_o),
+    .stall_sa_o         (stall_sa_o),
     .idle_o             (idle_o),
     .drained_o          (drained_o),
     .error_o            (error_o)

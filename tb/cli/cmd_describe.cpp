@@ -12,14 +12,15 @@ namespace hxemu::cli {
 void add_describe(CLI::App& app, Action& action) {
   struct Opts {
     std::string config, json;
+    std::vector<std::string> sets;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("describe", "print the system a configuration builds");
-  sub->add_option("--config", o->config, "system configuration (JSON)")->required();
+  add_config_options(sub, o->config, o->sets);
   sub->add_option("--json", o->json, "also write the description as JSON to FILE");
   sub->callback([o, &action] {
     action = [o] {
-      const auto cfg = sysc::load_system_config(o->config);
+      const auto cfg = sysc::load_system_config(o->config, o->sets);
       tb::TrafficSystem ts(cfg);
       const auto d = tb::describe_system(ts.sys());
       fmt::print("{}", d.text);

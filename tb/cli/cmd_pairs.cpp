@@ -12,6 +12,7 @@ namespace hxemu::cli {
 void add_pairs(CLI::App& app, Action& action) {
   struct Opts {
     std::string config, json;
+    std::vector<std::string> sets;
     int flits = 4;
     std::size_t sample = 0;
     std::uint64_t seed = 1;
@@ -19,7 +20,7 @@ void add_pairs(CLI::App& app, Action& action) {
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("pairs", "zero-load hops and latency between every pair of nodes");
-  sub->add_option("--config", o->config, "system configuration (JSON)")->required();
+  add_config_options(sub, o->config, o->sets);
   sub->add_option("--packet-flits", o->flits, "flits per packet")->check(CLI::Range(1, 64));
   sub->add_option("--sample", o->sample,
                   "measure this many random pairs instead of all (default: all pairs up to 256 "
@@ -29,7 +30,7 @@ void add_pairs(CLI::App& app, Action& action) {
   sub->add_flag("--summary", o->quiet, "print only the summary, not the per-pair table");
   sub->callback([o, &action] {
     action = [o] {
-      const auto cfg = sysc::load_system_config(o->config);
+      const auto cfg = sysc::load_system_config(o->config, o->sets);
       if (o->flits > cfg.max_packet_flits) {
         throw UsageError("--packet-flits " + std::to_string(o->flits) + " exceeds the configuration's "
                          "max_packet_flits (" + std::to_string(cfg.max_packet_flits) + ")");

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +18,15 @@ extern std::string g_command_line;
 void add_router_demo(CLI::App& app, Action& action);
 void add_describe(CLI::App& app, Action& action);
 void add_pairs(CLI::App& app, Action& action);
+void add_traffic(CLI::App& app, Action& action);
+void add_sweep(CLI::App& app, Action& action);
+
+// --config FILE (required) and --set key=value (repeatable) overrides of its fields.
+inline void add_config_options(CLI::App* sub, std::string& config, std::vector<std::string>& sets) {
+  sub->add_option("--config", config, "system configuration (JSON)")->required();
+  sub->add_option("--set", sets,
+                  "override a configuration field, e.g. --set router.vcs_per_class=4 (repeatable)");
+}
 
 // An input problem the user must fix (bad value, unreadable file): exit status 2.
 struct UsageError : std::runtime_error {

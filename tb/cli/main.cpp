@@ -26,6 +26,8 @@ int sc_main(int argc, char** argv) {
   add_router_demo(app, action);
   add_describe(app, action);
   add_pairs(app, action);
+  add_traffic(app, action);
+  add_sweep(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,58 @@
+// hx_fifo -- synchronous first-word-fall-through FIFO of DEPTH entries of W bits.
+//
+// Promise: data_o is the oldest entry whenever empty_o is low (read it and pop in the same cycle).
+// A push and a pop may happen in the same cycle, also when the FIFO is full (the pop makes room) or
+// empty (then the pop is ignored and the pushed entry is at the front in the next cycle). A push into
+// a full FIFO without a pop is dropped: callers check full_o (or count_o) first. Every output is a
+// function of registers only (no path from push_i / pop_i / data_i to an output), so an output of
+// this FIFO may drive a block output directly.
+module hx_fifo #(
+  parameter int W     = 8,
+  parameter int DEPTH = 4,
+  parameter int CW    = $clog2(DEPTH + 1)
+) (
+  input  logic          clk_i,
+  input  logic          rst_i,
+  input  logic          push_i,
+  input  logic [W-1:0]  data_i,
+  input  logic          pop_i,
+  output logic [W-1:0]  data_o,
+  output logic          empty_o,
+  output logic          full_o,
+  output logic [CW-1:0] count_o
+);
+  localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
+
+  logic [W-1:0]  mem [DEPTH];
+  logic [PW-1:0] rd_ptr_q;
+  logic [PW-1:0] wr_ptr_q;
+  logic [CW-1:0] count_q;
+  logic          do_push;
+  logic          do_pop;
+
+  assign do_pop  = pop_i && (count_q != '0);
+  assign do_push = push_i && ((32'(count_q) < DEPTH) || do_pop);
+
+  // Storage has no reset: an entry is only read after it was written.
+  always_ff @(posedge clk_i) begin
+    if (do_push) mem[wr_ptr_q] <= data_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rd_ptr_q <= '0;
+      wr_ptr_q <= '0;
+      count_q  <= '0;
+    end else begin
+      if (do_push) wr_ptr_q <= (32'(wr_ptr_q) == DEPTH - 1) ? '0 : wr_ptr_q + PW'(1);
+      if (do_pop)  rd_ptr_q <= (32'(rd_ptr_q) == DEPTH - 1) ? '0 : rd_ptr_q + PW'(1);
+      if (do_push && !do_pop) count_q <= count_q + CW'(1);
+      if (do_pop && !do_push) count_q <= count_q - CW'(1);
+    end
+  end
+
+  assign data_o  = mem[rd_ptr_q];
+  assign empty_o = (count_q == '0);
+  assign full_o  = (32'(count_q) == DEPTH);
+  assign count_o = count_q;
+endmodule

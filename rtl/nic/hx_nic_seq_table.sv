@@ -1,0 +1,37 @@
+// hx_nic_seq_table -- one 16-bit message sequence number per node (NODES entries), all zero after
+// reset. The NIC keeps two: TX counts the messages sent to each destination, RX the sequence number
+// it expects next from each source.
+//
+// Promise: rd_seq_o is the value of entry rd_idx_i (combinational read, 0 for an entry never
+// written since reset); a write lands at the clock edge. Reset clears a NODES-bit valid vector, not
+// the storage, so the storage stays a plain memory (an SRAM in a real implementation) and the
+// per-cycle work of a simulation does not grow with NODES.
+module hx_nic_seq_table #(
+  parameter int NODES = 4096,
+  parameter int IW    = (NODES > 1) ? $clog2(NODES) : 1
+) (
+  input  logic          clk_i,
+  input  logic          rst_i,
+  input  logic [IW-1:0] rd_idx_i,
+  output logic [15:0]   rd_seq_o,
+  input  logic          wr_i,
+  input  logic [IW-1:0] wr_idx_i,
+  input  logic [15:0]   wr_seq_i
+);
+  logic [15:0]      seq_mem [NODES];
+  logic [NODES-1:0] written_q;
+
+  always_ff @(posedge clk_i) begin
+    if (wr_i) seq_mem[wr_idx_i] <= wr_seq_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      written_q <= '0;
+    end else if (wr_i) begin
+      written_q[wr_idx_i] <= 1'b1;
+    end
+  end
+
+  assign rd_seq_o = written_q[rd_idx_i] ? seq_mem[rd_idx_i] : 16'd0;
+endmodule

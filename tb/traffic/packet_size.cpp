@@ -1,0 +1,79 @@
+#include "tb/traffic/packet_size.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace hxemu::tb {
+
+namespace {
+int parse_len(const std::string& s, const std::string& spec, int max_flits) {
+  std::size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || v < 1 || v > max_flits) {
+    throw std::invalid_argument("packet length '" + spec + "': '" + s +
+                                "' is not a flit count in 1.." + std::to_string(max_flits) +
+                                " (forms: N, uniform:MIN:MAX, bimodal:A:B:P)");
+  }
+  return v;
+}
+}  // namespace
+
+PacketSize::PacketSize(const std::string& spec, int max_flits) : spec_(spec) {
+  std::vector<std::string> parts;
+  std::string cur;
+  std::istringstream in(spec);
+  while (std::getline(in, cur, ':')) parts.push_back(cur);
+  if (parts.size() == 1) {
+    kind_ = Kind::kFixed;
+    a_ = b_ = parse_len(parts[0], spec, max_flits);
+  } else if (parts.size() == 3 && parts[0] == "uniform") {
+    kind_ = Kind::kUniform;
+    a_ = parse_len(parts[1], spec, max_flits);
+    b_ = parse_len(parts[2], spec, max_flits);
+    if (a_ > b_) throw std::invalid_argument("packet length '" + spec + "': MIN > MAX");
+  } else if (parts.size() == 4 && parts[0] == "bimodal") {
+    kind_ = Kind::kBimodal;
+    a_ = parse_len(parts[1], spec, max_flits);
+    b_ = parse_len(parts[2], spec, max_flits);
+    try {
+      p_ = std::stod(parts[3]);
+    } catch (const std::exception&) {
+      p_ = -1;
+    }
+    if (!(p_ >= 0 && p_ <= 1)) {
+      throw std::invalid_argument("packet length '" + spec + "': probability must be in 0..1");
+    }
+  } else {
+    throw std::invalid_argument("packet length '" + spec +
+                                "' not understood (forms: N, uniform:MIN:MAX, bimodal:A:B:P)");
+  }
+}
+
+int PacketSize::draw(std::mt19937_64& rng) const {
+  switch (kind_) {
+    case Kind::kFixed:
+      return a_;
+    case Kind::kUniform:
+      return a_ + static_cast<int>(rng() % static_cast<std::uint64_t>(b_ - a_ + 1));
+    case Kind::kBimodal:
+      return std::uniform_real_distribution<double>(0, 1)(rng) < p_ ? a_ : b_;
+  }
+  return a_;
+}
+
+double PacketSize::mean() const {
+  switch (kind_) {
+    case Kind::kFixed: return a_;
+    case Kind::kUniform: return (a_ + b_) / 2.0;
+    case Kind::kBimodal: return p_ * a_ + (1 - p_) * b_;
+  }
+  return a_;
+}
+
+}  // namespace hxemu::tb

@@ -1,0 +1,358 @@
+#include "tb/traffic/traffic_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <unordered_map>
+
+#include "sysc/route_model.h"
+#include "tb/traffic/logical_grid.h"
+#include "tb/traffic/packet_size.h"
+#include "tb/traffic/pattern.h"
+#include "tb/traffic_system.h"
+
+namespace hxemu::tb {
+
+namespace {
+
+// Forwards heads crossing cables to the scoreboard (on-board / tree latency split).
+class CableTap final : public sysc::Network::HeadObserver {
+ public:
+  CableTap(Scoreboard& sb, const sysc::Network& net) : sb_(sb), net_(net) {}
+  void head_on_cable(int link, const sysc::Flit& f, std::uint64_t now) override {
+    sb_.head_on_cable(flit_packet_id(f), net_.link(link).latency(), now);
+  }
+
+ private:
+  Scoreboard& sb_;
+  const sysc::Network& net_;
+};
+
+// Bernoulli arrivals per node: the gap to the next packet is geometric with parameter p.
+class ArrivalProcess {
+ public:
+  ArrivalProcess(int nodes, double p, std::uint64_t seed) : p_(std::min(1.0, p)), rng_(seed) {
+    next_.resize(nodes);
+    for (auto& t : next_) t = gap();
+  }
+  std::uint64_t& next(int node) { return next_[node]; }
+  std::uint64_t gap() {
+    if (p_ >= 1.0) return 0;
+    if (p_ <= 0.0) return ~0ull >> 2;
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
+    return static_cast<std::uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p_)));
+  }
+
+ private:
+  double p_;
+  std::mt19937_64 rng_;
+  std::vector<std::uint64_t> next_;
+};
+
+std::string port_label(const sysc::System& sys, sysc::PortRef p) {
+  std::string s = sys.net().block_name(p.block) + ".";
+  s += sys.block_kind(p.block) == sysc::System::BlockKind::kRouter ? sysc::port_name(p.port)
+                                                                     : "p" + std::to_string(p.port);
+  return s;
+}
+
+}  // namespace
+
+TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
+                             HarnessFactory harness) {
+  TrafficRunResult res;
+  res.cfg = cfg;
+  TrafficSystem ts(sys_cfg, harness);
+  sysc::System& sys = ts.sys();
+  sysc::Network& net = sys.net();
+  Scoreboard& sb = ts.scoreboard();
+  const int n = sys.nodes();
+  res.nodes = n;
+  res.harness = ts.harness().name();
+  res.link_gbps = sys_cfg.link_gbps();
+
+  const LogicalGrid grid(sys);
+  const TrafficPattern pattern(cfg.pattern, grid, cfg.seed);
+  const PacketSize sizes(cfg.packet_flits, sys_cfg.max_packet_flits);
+  res.pattern_description = pattern.description();
+  res.mean_packet_flits = sizes.mean();
+  if (!(cfg.load >= 0.0) || cfg.load > 1.0) {
+    throw std::invalid_argument("load must be in 0..1 flits/node/cycle (a node injects through one "
+                                "link), got " + std::to_string(cfg.load));
+  }
+  ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
+  std::mt19937_64 rng(cfg.seed);
+  CableTap tap(sb, net);
+  net.set_head_observer(&tap);
+
+  const std::uint64_t w0 = cfg.warmup, w1 = cfg.warmup + cfg.measure;
+  std::vector<std::uint64_t> rx_at_w0(n), rx_at_w1(n);
+  std::uint64_t generated_in_window = 0;
+  bool fault_planted = false;
+
+  auto generate_until = [&](std::uint64_t horizon) {
+    for (int src = 0; src < n; ++src) {
+      std::uint64_t& t = arrivals.next(src);
+      while (t < horizon) {
+        const int flits = sizes.draw(rng);
+        const int dst = pattern.destination(src, rng);
+        PacketSpec p;
+        p.id = sb.created();
+        p.src = src;
+        p.dst = dst;
+        p.route = sys.route_of(dst);
+        p.flits = flits;
+        p.created = t;
+        sb.expect(p);
+        ts.endpoint(src).enqueue(p);
+        if (t >= w0 && t < w1) generated_in_window += static_cast<std::uint64_t>(flits);
+        if (cfg.fault == TrafficRunConfig::Fault::kDuplicatePacket && !fault_planted && t >= w0) {
+          ts.endpoint(src).enqueue(p);   // the same packet a second time
+          fault_planted = true;
+        }
+        t += 1 + arrivals.gap();
+      }
+    }
+  };
+
+  auto plant_link_fault = [&] {
+    if (fault_planted || cfg.fault == TrafficRunConfig::Fault::kNone ||
+        cfg.fault == TrafficRunConfig::Fault::kDuplicatePacket) {
+      return;
+    }
+    // The first non-terminal link: a router-to-router or router-to-switch link.
+    for (int l = 0; l < net.links(); ++l) {
+      if (net.link_info(l).cls != sysc::LinkClass::kTerminal) {
+        net.inject_fault(l, cfg.fault == TrafficRunConfig::Fault::kDropFlit
+                                ? sysc::Network::LinkFault::kDrop
+                                : sysc::Network::LinkFault::kFlipBit);
+        break;
+      }
+    }
+    fault_planted = true;
+  };
+
+  Watchdog dog(cfg.watchdog);
+  const auto t_start = std::chrono::steady_clock::now();
+  const std::uint64_t chunk = 32;
+  bool deadlocked = false;
+  auto advance_to = [&](std::uint64_t target) {
+    while (ts.now() < target) {
+      const std::uint64_t step = std::min(chunk, target - ts.now());
+      generate_until(ts.now() + step);
+      ts.run(step);
+      if (dog.check(sys, sb)) {
+        deadlocked = true;
+        return;
+      }
+    }
+  };
+
+  // Warm-up, then the measurement window.
+  advance_to(w0);
+  if (!deadlocked) {
+    for (int i = 0; i < n; ++i) rx_at_w0[i] = ts.endpoint(i).flits_received();
+    net.reset_link_counters();
+    net.reset_stall_counters();
+    plant_link_fault();
+    advance_to(w1);
+  }
+  if (!deadlocked) {
+    for (int i = 0; i < n; ++i) rx_at_w1[i] = ts.endpoint(i).flits_received();
+  }
+  std::vector<std::uint64_t> window_link_flits(net.links());
+  for (int l = 0; l < net.links(); ++l) window_link_flits[l] = net.link_flits(l);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> window_stalls;
+
+  // Drain phase: traffic goes on until every measured packet has arrived.
+  auto measured_outstanding = [&] {
+    std::uint64_t out = 0;
+    for (const auto& r : sb.records()) {
+      if (r.spec.created >= w0 && r.spec.created < w1 && r.deliveries == 0 && !r.withdrawn) ++out;
+    }
+    return out;
+  };
+  const std::uint64_t drain_end = w1 + cfg.drain_limit;
+  std::size_t scan_from = 0;   // records before this one are all resolved
+  while (!deadlocked && ts.now() < drain_end) {
+    const auto& recs = sb.records();
+    while (scan_from < recs.size() &&
+           (recs[scan_from].deliveries > 0 || recs[scan_from].spec.created < w0)) {
+      ++scan_from;
+    }
+    bool done = true;
+    for (std::size_t i = scan_from; i < recs.size(); ++i) {
+      const auto& r = recs[i];
+      if (r.spec.created >= w0 && r.spec.created < w1 && r.deliveries == 0) {
+        done = false;
+        break;
+      }
+    }
+    if (done) break;
+    advance_to(std::min(drain_end, ts.now() + 256));
+  }
+  if (!deadlocked) res.saturated = measured_outstanding() > 0;
+
+  // Stop injecting: take back what never left the sources, and let the network empty.
+  std::vector<std::uint64_t> withdrawn;
+  for (int i = 0; i < n; ++i) ts.endpoint(i).withdraw_pending(withdrawn);
+  for (std::uint64_t id : withdrawn) sb.withdraw(id);
+  if (!deadlocked) {
+    res.drained = ts.drain(20 * (cfg.warmup + cfg.measure + cfg.drain_limit) + 100000, cfg.watchdog);
+    if (!res.drained && ts.watchdog() && ts.watchdog()->fired()) {
+      res.errors.push_back(ts.watchdog()->reason());
+      res.stuck_report = ts.watchdog()->report();
+    } else if (!res.drained) {
+      res.errors.push_back("the network did not drain");
+      res.stuck_report = ts.stuck_report();
+    }
+  } else {
+    res.errors.push_back(dog.reason());
+    res.stuck_report = dog.report();
+  }
+  const auto t_end = std::chrono::steady_clock::now();
+  res.wall_seconds = std::chrono::duration<double>(t_end - t_start).count();
+  res.cycles = ts.now();
+  res.block_ticks = net.ticks_done();
+  res.block_ticks_skipped = net.ticks_skipped();
+
+  // ---- statistics -----------------------------------------------------------------------------
+  const double window = static_cast<double>(cfg.measure);
+  res.offered = static_cast<double>(generated_in_window) / n / window;
+  double acc_sum = 0;
+  res.accepted_min = 1e30;
+  for (int i = 0; i < n; ++i) {
+    const double a = static_cast<double>(rx_at_w1[i] - rx_at_w0[i]) / window;
+    acc_sum += a;
+    res.accepted_min = std::min(res.accepted_min, a);
+    res.accepted_max = std::max(res.accepted_max, a);
+  }
+  res.accepted = acc_sum / n;
+
+  std::unordered_map<std::uint64_t, sysc::Path> paths;
+  double hops = 0, model = 0, board_part = 0, tree_part = 0;
+  std::uint64_t with_tree = 0;
+  for (const auto& r : sb.records()) {
+    if (r.spec.created < w0 || r.spec.created >= w1) continue;
+    ++res.measured_packets;
+    if (r.deliveries == 0) continue;
+    res.packet_latency.add(r.delivery.tail_arrival - r.spec.created);
+    res.network_latency.add(r.delivery.tail_arrival - r.injected);
+    const std::uint64_t key = static_cast<std::uint64_t>(r.spec.src) * 65536u + static_cast<std::uint64_t>(r.spec.dst);
+    auto it = paths.find(key);
+    if (it == paths.end()) it = paths.emplace(key, sysc::trace_path(sys, r.spec.src, r.spec.dst)).first;
+    hops += it->second.links;
+    // Zero load: created in t, head on the source's output in t + 1, path latency, then the tail.
+    model += 1 + it->second.latency + r.spec.flits - 1;
+    if (r.tree_enter > 0) {
+      const double total = static_cast<double>(r.delivery.tail_arrival - r.injected);
+      const double tree = static_cast<double>(r.tree_exit - r.tree_enter);
+      tree_part += tree;
+      board_part += total - tree;
+      ++with_tree;
+    }
+  }
+  const double delivered = static_cast<double>(res.packet_latency.count());
+  if (delivered > 0) {
+    res.hops_mean = hops / delivered;
+    res.zero_load_packet_latency = model / delivered;
+  }
+  res.has_trees = !sys.trees().empty() && sys_cfg.topology == sysc::Topology::kHammingMesh;
+  if (with_tree > 0) {
+    res.tree_latency_mean = tree_part / static_cast<double>(with_tree);
+    res.board_latency_mean = board_part / static_cast<double>(with_tree);
+  }
+
+  for (int l = 0; l < net.links(); ++l) {
+    const auto& info = net.link_info(l);
+    res.links.push_back({l, port_label(sys, info.from), port_label(sys, info.to),
+                         sysc::link_class_name(info.cls),
+                         static_cast<double>(window_link_flits[l]) / window});
+  }
+  for (int b = 0; b < net.blocks(); ++b) {
+    if (sys.block_kind(b) == sysc::System::BlockKind::kTerminal) continue;
+    for (int p = 0; p < net.block(b).ports(); ++p) {
+      const auto nc = net.stalls_credit({b, p}), sa = net.stalls_sa({b, p});
+      if (nc || sa) res.stalls.push_back({net.block_name(b), p, nc, sa});
+    }
+  }
+  // Heat map: per node (logical grid order) the busiest output link of its router (or its leaf
+  // port for the fat tree).
+  res.grid_rows = grid.rows();
+  res.grid_cols = grid.cols();
+  res.node_link_utilization.assign(n, 0.0);
+  for (int idx = 0; idx < n; ++idx) {
+    const int node = grid.node_at(idx);
+    const int rb = sys.router_block(node);
+    double best = 0;
+    if (rb >= 0) {
+      for (int p = 0; p < 4; ++p) {
+        const int l = net.link_out({rb, p});
+        if (l >= 0) best = std::max(best, res.links[l].utilization);
+      }
+    } else {
+      const int l = net.link_in(sys.attach_point(node));
+      if (l >= 0) best = res.links[l].utilization;
+    }
+    res.node_link_utilization[idx] = best;
+  }
+
+  for (const auto& e : sb.errors()) res.errors.push_back(e);
+  if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
+  res.clean = res.errors.empty() && res.drained;
+  return res;
+}
+
+nlohmann::json TrafficRunResult::json(bool with_links) const {
+  nlohmann::json j;
+  j["pattern"] = cfg.pattern;
+  j["pattern_description"] = pattern_description;
+  j["packet_flits"] = cfg.packet_flits;
+  j["mean_packet_flits"] = mean_packet_flits;
+  j["phases"] = {{"warmup", cfg.warmup}, {"measure", cfg.measure}, {"drain_limit", cfg.drain_limit}};
+  j["nodes"] = nodes;
+  j["offered_load"] = cfg.load;
+  j["offered"] = {{"flits_per_node_cycle", offered}, {"gbps_per_node", offered * link_gbps}};
+  j["accepted"] = {{"flits_per_node_cycle", accepted},
+                   {"min", accepted_min},
+                   {"max", accepted_max},
+                   {"gbps_per_node", accepted * link_gbps}};
+  j["packet_latency"] = packet_latency.json();
+  j["network_latency"] = network_latency.json();
+  j["zero_load_packet_latency_model"] = zero_load_packet_latency;
+  j["hops_mean"] = hops_mean;
+  if (has_trees) {
+    j["network_latency_split"] = {{"on_board_mean", board_latency_mean},
+                                  {"tree_mean", tree_latency_mean}};
+  }
+  j["measured_packets"] = measured_packets;
+  j["saturated"] = saturated;
+  j["drained"] = drained;
+  j["clean"] = clean;
+  j["errors"] = errors;
+  if (!stuck_report.empty()) j["stuck"] = stuck_report;
+  nlohmann::json st = nlohmann::json::array();
+  for (const auto& s : stalls) {
+    st.push_back({{"block", s.block}, {"port", s.port}, {"no_credit", s.no_credit}, {"lost_switch_allocation", s.lost_sa}});
+  }
+  j["port_stalls"] = st;
+  if (with_links) {
+    nlohmann::json ls = nlohmann::json::array();
+    for (const auto& l : links) {
+      ls.push_back({{"from", l.from}, {"to", l.to}, {"class", l.cls}, {"utilization", l.utilization}});
+    }
+    j["links"] = ls;
+  }
+  double max_util = 0, sum = 0;
+  for (const auto& l : links) {
+    max_util = std::max(max_util, l.utilization);
+    sum += l.utilization;
+  }
+  j["link_utilization"] = {{"max", max_util}, {"mean", links.empty() ? 0 : sum / static_cast<double>(links.size())}};
+  j["emulation"] = {{"harness", harness}, {"cycles", cycles}, {"wall_seconds", wall_seconds},
+                    {"block_ticks", block_ticks}, {"block_ticks_skipped", block_ticks_skipped}};
+  return j;
+}
+
+}  // namespace hxemu::tb

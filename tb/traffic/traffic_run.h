@@ -1,0 +1,86 @@
+// One measured point of synthetic traffic on a system (DESIGN.md section 6), BookSim style:
+//   warm-up   traffic runs, nothing is measured;
+//   measure   packets created in this window are tracked; flits arriving in it count as accepted;
+//   drain     traffic keeps running until every measured packet has arrived (or drain_limit
+//             cycles pass, which marks the point saturated); then injection stops and the network
+//             empties, so the scoreboard can check that every packet arrived exactly once, intact.
+// Injection is Bernoulli per node and cycle at the offered load (flits/node/cycle over the mean
+// packet length); sources have unlimited queues, so packet latency includes source queueing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sysc/system_config.h"
+#include "tb/harness.h"
+#include "tb/stats/latency_stats.h"
+#include "tb/watchdog.h"
+
+namespace hxemu::tb {
+
+struct TrafficRunConfig {
+  std::string pattern = "uniform";
+  double load = 0.1;                 // offered flits per node per cycle
+  std::string packet_flits = "4";    // PacketSize spec
+  std::uint64_t warmup = 2000;
+  std::uint64_t measure = 10000;
+  std::uint64_t drain_limit = 40000;
+  std::uint64_t seed = 1;
+  WatchdogConfig watchdog{};
+  // Planted faults for tests of the checkers (never set in real runs): drop / duplicate / corrupt
+  // one flit of the network's traffic, at the first head crossing a link after warm-up.
+  enum class Fault { kNone, kDropFlit, kDuplicatePacket, kCorruptFlit } fault = Fault::kNone;
+};
+
+struct LinkUse {
+  int link;
+  std::string from, to, cls;
+  double utilization;                // flits per cycle in the window
+};
+
+struct PortStall {
+  std::string block;
+  int port;
+  std::uint64_t no_credit, lost_sa;
+};
+
+struct TrafficRunResult {
+  TrafficRunConfig cfg;
+  std::string pattern_description;
+  double mean_packet_flits = 0;
+  int nodes = 0;
+  double offered = 0;                // generated in the window, flits/node/cycle
+  double accepted = 0;               // arrived in the window, flits/node/cycle (mean over nodes)
+  double accepted_min = 0, accepted_max = 0;
+  double link_gbps = 0;              // to convert flits/cycle to Gb/s
+  LatencyStats packet_latency;       // created -> tail arrived
+  LatencyStats network_latency;      // head left the source -> tail arrived
+  double zero_load_packet_latency = 0;  // pipeline model, mean over the measured packets
+  double hops_mean = 0;              // network links per measured packet (routing model)
+  double board_latency_mean = 0, tree_latency_mean = 0;  // network latency split (hxmesh)
+  bool has_trees = false;
+  std::uint64_t measured_packets = 0;
+  bool saturated = false;            // measured packets not all delivered within the drain limit
+  bool drained = false;              // everything delivered at the end
+  bool clean = false;                // scoreboard and blocks found no error
+  std::vector<std::string> errors;
+  std::string stuck_report;          // watchdog's wait-for list if it fired
+  std::vector<LinkUse> links;        // every directed link
+  std::vector<PortStall> stalls;     // router and switch input ports with any stall
+  std::vector<double> node_link_utilization;  // per node: its router's busiest output (grid order)
+  int grid_rows = 0, grid_cols = 0;
+  std::uint64_t cycles = 0;
+  double wall_seconds = 0;
+  std::uint64_t block_ticks = 0, block_ticks_skipped = 0;
+  std::string harness;
+
+  nlohmann::json json(bool with_links) const;
+};
+
+TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
+                             HarnessFactory harness = make_plain_harness);
+
+}  // namespace hxemu::tb
