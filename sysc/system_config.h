@@ -46,6 +46,9 @@ struct SystemConfig {
   int cable_latency = 10;
   int terminal_latency = 1;           // router <-> NIC
   double clock_ghz = 1.5625;
+  // Test only, never read from a file: put every packet in one VC class (no escalation at trees,
+  // no dateline), which breaks deadlock freedom -- to check that the watchdog catches a deadlock.
+  bool test_unsafe_single_class = false;
 
   int nodes() const;
   int classes() const;                // VC classes the topology needs
