@@ -11,15 +11,20 @@ set(HX_BOARD_ROUTER_ENTRIES "")
 set(HX_REGISTRY_EXTRA_HEADERS "")
 set(HX_REGISTRY_EXTRA_CODE "")
 
-foreach(v ${HX_ROUTER_VCS})
-  set(prefix Vhx_board_router_v${v}_w${HX_FLIT_BITS})
-  hx_add_model(${prefix} TOP hx_board_router
-               PARAMS V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS})
-  string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n")
-  string(APPEND HX_BOARD_ROUTER_ENTRIES
-    "  {{\"board_router\", 5, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
-    "     return std::unique_ptr<BoardRouterBlock>(\n"
-    "         new BoardRouterModel<${prefix}>(${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS})); }},\n")
+# Board routers with one local port (synthetic traffic: one endpoint per node) and with four (one
+# NIC per network port: the rails).
+foreach(nl 1 4)
+  foreach(v ${HX_ROUTER_VCS})
+    math(EXPR ports "4 + ${nl}")
+    set(prefix Vhx_board_router_l${nl}_v${v}_w${HX_FLIT_BITS})
+    hx_add_model(${prefix} TOP hx_board_router
+                 PARAMS NL=${nl} V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS})
+    string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n")
+    string(APPEND HX_BOARD_ROUTER_ENTRIES
+      "  {{\"board_router\", ${ports}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
+      "     return std::unique_ptr<BoardRouterBlock>(new BoardRouterModel<${prefix}>(\n"
+      "         ${nl}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS})); }},\n")
+  endforeach()
 endforeach()
 
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake OPTIONAL)

@@ -21,7 +21,7 @@ struct RouterSetup {
   int grid_rows = 1, grid_cols = 1;   // x, y
   int board_rows = 1, board_cols = 1; // a, b
   VcPlan vc;                          // VC classes, lanes and policy
-  std::array<int, kRouterPorts> out_depth{};  // buffer depth per VC behind each output
+  std::array<int, kMaxRouterPorts> out_depth{};  // buffer depth per VC behind each output
 };
 
 class BoardRouterBlock : public LinkBlock {
@@ -43,8 +43,9 @@ struct ModelVariant {
 // The board-router variants this build provides.
 std::vector<ModelVariant> board_router_variants();
 
-// A board router with `vcs` VCs and `flit_bits` payload bits; throws std::invalid_argument naming
-// the variants that exist when there is none.
-std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits);
+// A board router with `local_ports` NIC ports (4 + local_ports ports in all), `vcs` VCs and
+// `flit_bits` payload bits; throws std::invalid_argument naming the variants that exist when there
+// is none.
+std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1);
 
 }  // namespace hxemu::sysc

@@ -12,9 +12,10 @@ namespace hxemu::sysc {
 template <class M>
 class BoardRouterModel final : public BoardRouterBlock {
  public:
-  BoardRouterModel(int vcs, int flit_bits, int slots)
+  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots)
       : m_(std::make_unique<M>(verilated_context())),
-        io_(*m_, kRouterPorts, vcs, flit_bits),
+        io_(*m_, 4 + local_ports, vcs, flit_bits),
+        ports_(4 + local_ports),
         vcs_(vcs),
         flit_bits_(flit_bits),
         slots_(slots) {
@@ -23,7 +24,7 @@ class BoardRouterModel final : public BoardRouterBlock {
     m_->eval();
   }
 
-  int ports() const override { return kRouterPorts; }
+  int ports() const override { return ports_; }
   int vcs() const override { return vcs_; }
   int flit_bits() const override { return flit_bits_; }
   int buffer_slots() const override { return slots_; }
@@ -37,7 +38,7 @@ class BoardRouterModel final : public BoardRouterBlock {
       set_bits(m_->vc_allow_i, v * vcs_, vcs_, s.vc.vc_allow.at(v));
     }
     for (int c = 0; c < 4; ++c) set_bits(m_->class_vcs_i, c * vcs_, vcs_, s.vc.class_vcs[c]);
-    for (int p = 0; p < kRouterPorts; ++p) {
+    for (int p = 0; p < ports_; ++p) {
       set_bits(m_->out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth[p]));
     }
     io_.clear_inputs();
@@ -69,6 +70,7 @@ class BoardRouterModel final : public BoardRouterBlock {
 
   std::unique_ptr<M> m_;
   LinkPorts<M> io_;
+  int ports_;
   int vcs_;
   int flit_bits_;
   int slots_;

@@ -3,8 +3,8 @@
 namespace hxemu::sysc {
 
 const char* port_name(int port) {
-  static const char* const kNames[] = {"N", "E", "S", "W", "L"};
-  return (port >= 0 && port < kRouterPorts) ? kNames[port] : "?";
+  static const char* const kNames[] = {"N", "E", "S", "W", "L", "L1", "L2", "L3"};
+  return (port >= 0 && port < kMaxRouterPorts) ? kNames[port] : "?";
 }
 
 std::uint64_t get_field(const Flit& f, Field field) {

@@ -43,13 +43,16 @@ inline constexpr Field kSeq{80, 16};
 inline constexpr Field kMsgLen{96, 32};
 inline constexpr Field kPacketAddr{128, 32};
 inline constexpr Field kPacketBytes{160, 16};
+inline constexpr Field kRail{176, 2};
 inline constexpr int kRouteBits = 64;
 inline constexpr int kMsgBits = 192;
 }  // namespace hdr
 
-// Router port numbering (hx_flit.svh): N toward row 0, W toward column 0.
+// Router port numbering (hx_flit.svh): N toward row 0, W toward column 0, then the local (NIC)
+// ports L0.. (one per rail); kLocal is L0.
 enum class Port : int { kN = 0, kE = 1, kS = 2, kW = 3, kLocal = 4 };
-inline constexpr int kRouterPorts = 5;
+inline constexpr int kRouterPorts = 5;        // with one local port
+inline constexpr int kMaxRouterPorts = 8;     // with four (one per rail)
 const char* port_name(int port);
 
 // Read / write a field of at most 64 bits in a flit payload.

@@ -124,6 +124,7 @@ void Network::step_block(int i, std::uint64_t now) {
           o.src = static_cast<int>(f.data[0] >> 16);
           o.dst = static_cast<int>(f.data[0] & 0xffffu);
           o.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+          o.rail = static_cast<int>((f.data[5] >> 16) & 3u);   // hdr::kRail, bits 176-177
         }
         o.open = !f.tail;
         if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {

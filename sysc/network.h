@@ -79,6 +79,7 @@ class Network {
     bool open = false;          // head passed, tail not yet
     int src = -1, dst = -1;
     std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
+    int rail = 0;               // the head's rail field
   };
   const VcOwner& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
   int vcs_max() const { return vcs_max_; }

@@ -26,6 +26,7 @@ struct NicSetup {
   int pkt_flits = 16;           // packet length limit in flits, head included (2..max_packet_flits())
   std::uint32_t inj_vcs = 1;    // VCs the NIC may inject on: the router's class-0 VCs (non-empty)
   int inj_depth = 8;            // router's local input buffer depth per VC: initial credits (1..255)
+  int rail = 0;                 // router local port it sits on (0..3); it talks to its rail only
 };
 
 // A put: `len` bytes from local `src_addr` to `dst_addr` at node `dst`.

@@ -53,7 +53,9 @@ class NicModel final : public NicBlock {
       bad("inj_vcs", s.inj_vcs, "a non-empty mask of the " + std::to_string(vcs_) + " VCs");
     }
     if (s.inj_depth < 1 || s.inj_depth > 255) bad("inj_depth", s.inj_depth, "1..255");
+    if (s.rail < 0 || s.rail > 3) bad("rail", s.rail, "0..3");
     m_->node_i = static_cast<std::uint16_t>(s.node);
+    m_->rail_i = static_cast<std::uint8_t>(s.rail);
     m_->pkt_flits_i = static_cast<std::uint8_t>(s.pkt_flits);
     m_->inj_vcs_i = s.inj_vcs;
     m_->inj_depth_i = static_cast<std::uint8_t>(s.inj_depth);

@@ -76,10 +76,13 @@ RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const
 }
 }  // namespace
 
-RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst) {
+RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
+                          int rail, int local_ports) {
   const Dst d = unpack(dst);
-  return s.mode == RouteMode::kTorus ? route_torus(s, in_port, in_class, d)
-                                     : route_hxmesh(s, in_class, d);
+  RouteDecision r = s.mode == RouteMode::kTorus ? route_torus(s, in_port, in_class, d)
+                                                : route_hxmesh(s, in_class, d);
+  if (r.port == kL && rail < local_ports) r.port += rail;
+  return r;
 }
 
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
@@ -118,12 +121,12 @@ RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_
   return r;
 }
 
-Path trace_path(const System& sys, int src, int dst) {
+Path trace_path(const System& sys, int src, int dst, int rail) {
   Path path;
   const Network& net = sys.net();
   const std::uint32_t dst_route = sys.route_of(dst);
   // The terminal link into the network.
-  const int first = net.link_out({sys.terminal_block(src), 0});
+  const int first = net.link_out({sys.terminal_block(src, rail), 0});
   path.latency = net.link(first).latency();
   PortRef at = net.link_info(first).to;
   int cls = 0;
@@ -139,7 +142,8 @@ Path trace_path(const System& sys, int src, int dst) {
     }
     RouteDecision r;
     if (sys.block_kind(at.block) == System::BlockKind::kRouter) {
-      r = route_board(sys.router_setup(at.block), at.port, cls, dst_route);
+      r = route_board(sys.router_setup(at.block), at.port, cls, dst_route, rail,
+                      net.block(at.block).ports() - 4);
     } else {
       r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route);
     }

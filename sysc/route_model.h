@@ -17,8 +17,10 @@ struct RouteDecision {
   int out_class = 0;
 };
 
-// hx_route_board: `dst` = head bits [63:32] ({dlc, dlr, dgc, dgr}).
-RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst);
+// hx_route_board: `dst` = head bits [63:32] ({dlc, dlr, dgc, dgr}); `rail` the head's rail field,
+// `local_ports` the router's local ports.
+RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
+                          int rail = 0, int local_ports = 1);
 // hx_route_tree for a deterministic choice of up port: `up_choice` in [0, up_ports) stands for the
 // adaptive pick (any choice gives a path of the same length).
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
@@ -43,6 +45,6 @@ struct Path {
 
 // Follows the routing functions from src's terminal to dst's. Adaptive up ports take the first
 // up port; hashed ones the hash (as the RTL does).
-Path trace_path(const System& sys, int src, int dst);
+Path trace_path(const System& sys, int src, int dst, int rail = 0);
 
 }  // namespace hxemu::sysc

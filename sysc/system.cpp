@@ -1,5 +1,6 @@
 #include "sysc/system.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hxemu::sysc {
@@ -14,8 +15,9 @@ constexpr int kL = static_cast<int>(Port::kLocal);
 
 System::System(const SystemConfig& cfg, TerminalFactory& terminals)
     : cfg_(cfg), vc_(cfg.vc_plan()) {
-  terminal_block_.assign(cfg_.nodes(), -1);
-  attach_.assign(cfg_.nodes(), PortRef{});
+  rails_ = cfg_.topology == Topology::kFatTree ? 1 : std::clamp(terminals.rails(), 1, 4);
+  terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
+  attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
   if (cfg_.topology == Topology::kFatTree) {
     build_fat_tree(terminals);
   } else {
@@ -68,9 +70,10 @@ bool System::any_error() const {
   return false;
 }
 
-int System::add_terminal(TerminalFactory& terminals, int node, int inject_credits) {
+int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits) {
   TerminalSpec ts;
   ts.node = node;
+  ts.rail = rail;
   ts.vc = vc_;
   ts.inject_credits = inject_credits;
   ts.eject_depth = cfg_.board_depth;
@@ -79,17 +82,21 @@ int System::add_terminal(TerminalFactory& terminals, int node, int inject_credit
   ts.clock = net_.clock();
   auto t = terminals.make_terminal(ts);
   if (!t || t->ports() != 1) throw std::logic_error("a terminal must be a one-port block");
-  const int b = net_.add_block(std::move(t), "node" + std::to_string(node));
+  const int b = net_.add_block(std::move(t), rails_ > 1 ? "node" + std::to_string(node) + ".nic" +
+                                                             std::to_string(rail)
+                                                       : "node" + std::to_string(node));
   block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
   block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
   block_index_.resize(net_.blocks(), -1);
   block_node_[b] = node;
-  terminal_block_[node] = b;
+  block_rail_[b] = rail;
+  terminal_block_[node * rails_ + rail] = b;
   return b;
 }
 
 int System::add_router(const NodeCoord& c, int node) {
-  auto r = make_board_router(vc_.vcs, cfg_.flit_bits);
+  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_);
   RouterSetup s;
   s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
   s.grid_row = c.grid_row;
@@ -112,10 +119,11 @@ int System::add_router(const NodeCoord& c, int node) {
   s.out_depth[kS] = c.local_row == cfg_.board_rows - 1 ? edge_depth(col_trees) : cfg_.board_depth;
   s.out_depth[kW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
   s.out_depth[kE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
-  s.out_depth[kL] = cfg_.board_depth;
+  for (int k = 0; k < rails_; ++k) s.out_depth[kL + k] = cfg_.board_depth;
   r->reset(s);
   const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
   block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
   block_kind_.resize(net_.blocks(), BlockKind::kRouter);
   block_index_.resize(net_.blocks(), -1);
   block_index_[b] = static_cast<int>(router_setup_.size());
@@ -146,6 +154,7 @@ TreeSpec System::tree_spec(const std::string& name, TreeKind kind, int ports) co
 int System::add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition) {
   (void)spec;
   block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
   block_kind_.resize(net_.blocks(), BlockKind::kSwitch);
   block_index_.resize(net_.blocks(), -1);
   for (std::size_t i = 0; i < t.switches.size(); ++i) {
@@ -174,10 +183,13 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
     }
     for (int local = 0; local < per_board; ++local) {
       const int node = board * per_board + local;
-      const int t = add_terminal(terminals, node, cfg_.board_depth);
-      net_.connect({t, 0}, {router_block_[node], kL}, cfg_.terminal_latency, LinkClass::kTerminal);
-      attach_[node] = {router_block_[node], kL};
-      part.blocks.push_back(t);
+      for (int rail = 0; rail < rails_; ++rail) {
+        const int t = add_terminal(terminals, node, rail, cfg_.board_depth);
+        net_.connect({t, 0}, {router_block_[node], kL + rail}, cfg_.terminal_latency,
+                     LinkClass::kTerminal);
+        attach_[node * rails_ + rail] = {router_block_[node], kL + rail};
+        part.blocks.push_back(t);
+      }
     }
     for (int r = 0; r < a; ++r) {
       for (int col = 0; col < b; ++col) {
@@ -283,7 +295,7 @@ void System::build_fat_tree(TerminalFactory& terminals) {
       part = Partition{};
       part.name = "endpoints" + std::to_string(node / group);
     }
-    const int tb = add_terminal(terminals, node, cfg_.cable_depth);
+    const int tb = add_terminal(terminals, node, 0, cfg_.cable_depth);
     net_.connect({tb, 0}, t.tree_ports[node], cfg_.terminal_latency, LinkClass::kTerminal);
     attach_[node] = t.tree_ports[node];
     part.blocks.push_back(tb);

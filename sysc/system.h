@@ -24,6 +24,7 @@ namespace hxemu::sysc {
 // needs to know.
 struct TerminalSpec {
   int node = 0;
+  int rail = 0;             // which of the node's local ports (0 .. rails-1)
   VcPlan vc;
   int inject_credits = 8;   // input buffer depth per VC of the block it injects into
   int eject_depth = 8;      // its own receive buffer per VC (the network's credits toward it)
@@ -35,6 +36,9 @@ struct TerminalSpec {
 class TerminalFactory {
  public:
   virtual ~TerminalFactory() = default;
+  // Terminals wanted per node, one per router local port (a rail): 1 for synthetic traffic, 4 for
+  // an accelerator with one NIC per network port. Fat-tree endpoints have one port: always 1.
+  virtual int rails() const { return 1; }
   virtual std::unique_ptr<LinkBlock> make_terminal(const TerminalSpec& spec) = 0;
 };
 
@@ -55,9 +59,12 @@ class System {
   NodeCoord coord(int node) const;
   // Destination coordinates as routers read them from head-flit bits [63:32].
   std::uint32_t route_of(int node) const;
-  int terminal_block(int node) const { return terminal_block_[node]; }
-  // Block and port the terminal of `node` is attached to.
-  PortRef attach_point(int node) const { return attach_[node]; }
+  // Terminals (NICs) per node: one per router local port.
+  int rails() const { return rails_; }
+  int terminal_block(int node, int rail = 0) const { return terminal_block_[node * rails_ + rail]; }
+  // Block and port the terminal of `node` on `rail` is attached to.
+  PortRef attach_point(int node, int rail = 0) const { return attach_[node * rails_ + rail]; }
+  int rail_of_block(int block) const { return block_rail_[block]; }
   int router_block(int node) const { return router_block_.empty() ? -1 : router_block_[node]; }
   // Node of a terminal block, -1 for routers and switches.
   int node_of_block(int block) const { return block_node_[block]; }
@@ -97,7 +104,7 @@ class System {
   void build_hxmesh_or_torus(TerminalFactory& terminals);
   void build_fat_tree(TerminalFactory& terminals);
   int add_router(const NodeCoord& c, int node);
-  int add_terminal(TerminalFactory& terminals, int node, int inject_credits);
+  int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
   int add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition);
   TreeSpec tree_spec(const std::string& name, TreeKind kind, int ports) const;
 
@@ -107,7 +114,9 @@ class System {
   std::vector<int> terminal_block_;
   std::vector<int> router_block_;
   std::vector<PortRef> attach_;
+  int rails_ = 1;
   std::vector<int> block_node_;
+  std::vector<int> block_rail_;
   std::vector<BlockKind> block_kind_;
   std::vector<int> block_index_;
   std::vector<RouterSetup> router_setup_;

@@ -35,6 +35,8 @@ localparam int HX_HDR_PADDR_LSB  = 128;  // destination host address of this pac
 localparam int HX_HDR_PADDR_W    = 32;
 localparam int HX_HDR_PBYTES_LSB = 160;  // payload bytes carried by this packet
 localparam int HX_HDR_PBYTES_W   = 16;
+localparam int HX_HDR_RAIL_LSB   = 176;  // the sending NIC's rail = the receiving NIC's (see hx_nic)
+localparam int HX_HDR_RAIL_W     = 2;
 localparam int HX_HDR_MSG_BITS   = 192;  // a NIC needs W >= this
 
 // ---- router port numbering of a board router (DESIGN.md section 1) -----------------------------
@@ -43,7 +45,7 @@ localparam int HX_PORT_N = 0;
 localparam int HX_PORT_E = 1;
 localparam int HX_PORT_S = 2;
 localparam int HX_PORT_W = 3;
-localparam int HX_PORT_L = 4;
+localparam int HX_PORT_L = 4;   // first local (NIC) port; a router with NL local ports has 4+NL
 
 // ---- VC classes -------------------------------------------------------------------------------
 // A VC's class is given to each router as a table (vc_class_i); at most four classes exist

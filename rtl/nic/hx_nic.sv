@@ -29,6 +29,8 @@ module hx_nic #(
   input  logic            rst_i,
   // held constant after reset
   input  logic [15:0]     node_i,          // this node's id
+  input  logic [1:0]      rail_i,          // this NIC's rail: its router local port (0..3); a NIC
+                                           // sends only to the NICs of the same rail
   input  logic [7:0]      pkt_flits_i,     // packet length limit in flits, head included (2..MAXP)
   input  logic [V-1:0]    inj_vcs_i,       // VCs the NIC may inject on (the router's class-0 VCs)
   input  logic [7:0]      inj_depth_i,     // router's local input buffer depth per VC
@@ -111,6 +113,7 @@ module hx_nic #(
     .clk_i              (clk_i),
     .rst_i              (rst_i),
     .node_i             (node_i),
+    .rail_i             (rail_i),
     .pkt_flits_i        (pkt_flits_i),
     .inj_vcs_i          (inj_vcs_i),
     .inj_depth_i        (inj_depth_i),

@@ -33,6 +33,7 @@ module hx_nic_tx #(
   input  logic           rst_i,
   // held constant after reset
   input  logic [15:0]    node_i,
+  input  logic [1:0]     rail_i,
   input  logic [7:0]     pkt_flits_i,
   input  logic [V-1:0]   inj_vcs_i,
   input  logic [7:0]     inj_depth_i,
@@ -276,6 +277,7 @@ module hx_nic_tx #(
     h_data[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W]     = m_len_q;
     h_data[HX_HDR_PADDR_LSB +: HX_HDR_PADDR_W]   = m_paddr_q;
     h_data[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W] = h_bytes;
+    h_data[HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]     = rail_i;
 
     need_word = (m_avail_q != '0);
     b_ready   = ((m_off_q == '0) || prev_ok_q) && (!need_word || !rdb_empty);

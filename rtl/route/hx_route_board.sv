@@ -4,13 +4,17 @@
 //           trees, which makes it plain XY routing on the board's 2D mesh.
 //   mode 1: 2D torus over the same boards (hx_route_torus).
 // Other mode values route like mode 0.
+// A router has NL local ports (one per NIC rail); a packet leaves through the local port of the
+// rail its head names (hx_flit.svh HX_HDR_RAIL), the first one when that rail does not exist.
 module hx_route_board #(
-  parameter int CLW = 2
+  parameter int CLW = 2,
+  parameter int NL  = 1
 ) (
   input  logic [1:0]     mode_i,
   input  logic [31:0]    pos_i,      // {gr, gc, lr, lc}, 8 bits each
   input  logic [31:0]    dims_i,     // {x, y, a, b}: grid rows, grid columns, board rows, board columns
   input  logic [31:0]    dst_i,      // routing field of the head flit: {dlc, dlr, dgc, dgr}
+  input  logic [1:0]     rail_i,     // the head's rail field
   input  logic [2:0]     in_port_i,
   input  logic [CLW-1:0] in_class_i,
   output logic [2:0]     port_o,
@@ -62,13 +66,17 @@ module hx_route_board #(
     .class_o      (to_class)
   );
 
+  `include "hx_flit.svh"
+  logic [2:0] port;
   always_comb begin
     if (mode_i == 2'd1) begin
-      port_o  = to_port;
+      port    = to_port;
       class_o = to_class;
     end else begin
-      port_o  = hm_port;
+      port    = hm_port;
       class_o = hm_class;
     end
+    if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
+    else                                            port_o = port;
   end
 endmodule

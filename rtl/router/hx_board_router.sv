@@ -1,15 +1,18 @@
-// hx_board_router -- the router of one accelerator on a HammingMesh board (5 ports: N, E, S, W,
-// local), or of a torus node. The router core (hx_router_core) plus one route computer per input.
+// hx_board_router -- the router of one accelerator on a HammingMesh board (ports N, E, S, W and NL
+// local ports, one per NIC rail), or of a torus node. The router core (hx_router_core) plus one
+// route computer per input.
 //
 // Pipeline: 2 cycles per hop at zero load (see hx_router_core). Position, grid dimensions, routing
 // mode and the VC-class tables are inputs held constant after reset, so one verilated model serves
 // every router of a system.
 module hx_board_router #(
+  parameter int NL    = 1,     // local ports (NIC rails), 1..4
   parameter int V     = 2,     // VCs per port
   parameter int D     = 32,    // input buffer slots per VC
   parameter int DDOWN = D,     // largest buffer depth per VC of the neighbours
   parameter int W     = 256,   // payload bits per flit
-  parameter int VW    = (V > 1) ? $clog2(V) : 1
+  parameter int VW    = (V > 1) ? $clog2(V) : 1,
+  parameter int P     = 4 + NL
 ) (
   input  logic            clk_i,
   input  logic            rst_i,
@@ -20,44 +23,46 @@ module hx_board_router #(
   input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
   input  logic [4*V-1:0]  class_vcs_i,   // VCs of each class (V bits per class)
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
-  input  logic [5*8-1:0]  out_depth_i,   // buffer depth per VC behind each output (credits)
-  // links in, port order N, E, S, W, L
-  input  logic [4:0]      in_valid_i,
-  input  logic [4:0]      in_head_i,
-  input  logic [4:0]      in_tail_i,
-  input  logic [5*VW-1:0] in_vc_i,
-  input  logic [5*W-1:0]  in_data_i,
-  output logic [4:0]      in_credit_valid_o,
-  output logic [5*VW-1:0] in_credit_vc_o,
+  input  logic [P*8-1:0]  out_depth_i,   // buffer depth per VC behind each output (credits)
+  // links in, port order N, E, S, W, L0 .. L(NL-1)
+  input  logic [P-1:0]    in_valid_i,
+  input  logic [P-1:0]    in_head_i,
+  input  logic [P-1:0]    in_tail_i,
+  input  logic [P*VW-1:0] in_vc_i,
+  input  logic [P*W-1:0]  in_data_i,
+  output logic [P-1:0]    in_credit_valid_o,
+  output logic [P*VW-1:0] in_credit_vc_o,
   // links out
-  output logic [4:0]      out_valid_o,
-  output logic [4:0]      out_head_o,
-  output logic [4:0]      out_tail_o,
-  output logic [5*VW-1:0] out_vc_o,
-  output logic [5*W-1:0]  out_data_o,
-  input  logic [4:0]      out_credit_valid_i,
-  input  logic [5*VW-1:0] out_credit_vc_i,
-  output logic [4:0]      stall_credit_o,  // statistics: see hx_router_core
-  output logic [4:0]      stall_sa_o,
+  output logic [P-1:0]    out_valid_o,
+  output logic [P-1:0]    out_head_o,
+  output logic [P-1:0]    out_tail_o,
+  output logic [P*VW-1:0] out_vc_o,
+  output logic [P*W-1:0]  out_data_o,
+  input  logic [P-1:0]    out_credit_valid_i,
+  input  logic [P*VW-1:0] out_credit_vc_i,
+  output logic [P-1:0]    stall_credit_o,  // statistics: see hx_router_core
+  output logic [P-1:0]    stall_sa_o,
   output logic            idle_o,
   output logic            drained_o,
   output logic            error_o
 );
   `include "hx_flit.svh"
-  localparam int P = 5;
 
   logic [P*3-1:0] rt_port;
   logic [P*2-1:0] rt_class;
 
   for (genvar p = 0; p < P; p++) begin : gen_rc
     logic [1:0] in_class;
+    logic [2:0] in_port;
+    assign in_port = 3'(p);
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
-    hx_route_board #(.CLW(2)) u_rc (
+    hx_route_board #(.CLW(2), .NL(NL)) u_rc (
       .mode_i     (mode_i),
       .pos_i      (pos_i),
       .dims_i     (dims_i),
       .dst_i      (in_data_i[p*W + HX_HDR_DGR_LSB +: 32]),
-      .in_port_i  (3'(p)),
+      .rail_i     (in_data_i[p*W + HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]),
+      .in_port_i  (in_port),
       .in_class_i (in_class),
       .port_o     (rt_port[p*3 +: 3]),
       .class_o    (rt_class[p*2 +: 2])
