@@ -3,7 +3,7 @@
 # Appends to HX_REGISTRY_EXTRA_HEADERS / HX_REGISTRY_EXTRA_CODE the factory declared in
 # sysc/nic.h: make_nic(vcs, flit_bits) and nic_variants().
 set(HX_NIC_VCS "${HX_ROUTER_VCS}" CACHE STRING "VCs of the NIC variants (the router's local port)")
-set(HX_NIC_MAX_PACKET_FLITS 16 CACHE STRING "largest packet length in flits a NIC can send (MAXP)")
+set(HX_NIC_MAX_PACKET_FLITS 64 CACHE STRING "largest packet length in flits a NIC can send (MAXP)")
 set(HX_NIC_NODES 4096 CACHE STRING "largest node count the NIC's per-node tables cover (NODES)")
 
 set(hx_nic_entries "")

@@ -11,7 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "sysc/flit.h"
@@ -41,15 +41,18 @@ class HostMemory {
   // `bytes` of memory (zero filled); word_bits: the NIC's W (a multiple of 32, at most
   // kMaxFlitBits); read_latency >= 1: cycles from an accepted request to its data.
   HostMemory(std::size_t bytes, int word_bits = 256, int read_latency = 1);
+  // Another DMA port onto the same bytes as `other` (an accelerator with one NIC per network port
+  // has one memory and several DMA engines); it has its own read pipeline and statistics.
+  HostMemory(const HostMemory& other, int read_latency);
 
-  std::size_t size() const { return mem_.size(); }
+  std::size_t size() const { return mem_->size(); }
   int word_bits() const { return word_bits_; }
   int word_bytes() const { return word_bits_ / 8; }
   int read_latency() const { return latency_; }
 
   // ---- host side: untimed byte access ---------------------------------------------------------
-  std::uint8_t* data() { return mem_.data(); }
-  const std::uint8_t* data() const { return mem_.data(); }
+  std::uint8_t* data() { return mem_->data(); }
+  const std::uint8_t* data() const { return mem_->data(); }
   void write(std::uint32_t addr, const void* src, std::size_t n);
   void read(std::uint32_t addr, void* dst, std::size_t n) const;
   void fill(std::uint32_t addr, std::size_t n, std::uint8_t value);
@@ -67,7 +70,7 @@ class HostMemory {
   DmaIn cycle(std::uint64_t now, const DmaOut& out);
 
   // Reads accepted and not yet answered.
-  std::size_t reads_in_flight() const { return pending_.size(); }
+  std::size_t reads_in_flight() const { return pending_count_; }
 
   // ---- statistics ----------------------------------------------------------------------------
   std::uint64_t reads() const { return reads_; }
@@ -86,12 +89,14 @@ class HostMemory {
   };
   void check_word(std::uint32_t addr, const char* what) const;
 
-  std::vector<std::uint8_t> mem_;
+  std::shared_ptr<std::vector<std::uint8_t>> mem_;
   int word_bits_;
   int latency_;
   bool read_ready_ = true;
   bool write_ready_ = true;
-  std::deque<Pending> pending_;
+  // Reads in flight, oldest first: a ring that grows (rarely) instead of allocating per read.
+  std::vector<Pending> pending_;
+  std::size_t pending_head_ = 0, pending_count_ = 0;
   std::uint64_t reads_ = 0;
   std::uint64_t writes_ = 0;
   std::uint64_t bytes_written_ = 0;

@@ -18,6 +18,26 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
   rails_ = cfg_.topology == Topology::kFatTree ? 1 : std::clamp(terminals.rails(), 1, 4);
   terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
   attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
+  const int n = cfg_.nodes();
+  global_index_.assign(n, 0);
+  node_at_global_.assign(n, 0);
+  if (cfg_.topology == Topology::kFatTree) {
+    int k = 1;
+    while ((k + 1) * (k + 1) <= n) ++k;
+    global_rows_ = k * k == n ? k : 1;
+    global_cols_ = k * k == n ? k : n;
+    for (int i = 0; i < n; ++i) global_index_[i] = node_at_global_[i] = i;
+  } else {
+    global_rows_ = cfg_.grid_rows * cfg_.board_rows;
+    global_cols_ = cfg_.grid_cols * cfg_.board_cols;
+    for (int node = 0; node < n; ++node) {
+      const NodeCoord c = coord(node);
+      const int idx = (c.grid_row * cfg_.board_rows + c.local_row) * global_cols_ +
+                      c.grid_col * cfg_.board_cols + c.local_col;
+      global_index_[node] = idx;
+      node_at_global_[idx] = node;
+    }
+  }
   if (cfg_.topology == Topology::kFatTree) {
     build_fat_tree(terminals);
   } else {
@@ -51,6 +71,18 @@ std::array<int, 3> System::connections_per_class() const {
   std::array<int, 3> n{};
   for (int l = 0; l < net_.links(); l += 2) ++n[static_cast<int>(net_.link_info(l).cls)];
   return n;
+}
+
+int System::add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name) {
+  if (node < 0 || node >= nodes()) throw std::out_of_range("add_node_block: no node " + std::to_string(node));
+  const int b = net_.add_block(std::move(block), name);
+  block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
+  block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
+  block_index_.resize(net_.blocks(), -1);
+  block_node_[b] = node;
+  partitions_[node_partition_[node]].blocks.push_back(b);
+  return b;
 }
 
 bool System::quiet() const {
@@ -183,6 +215,8 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
     }
     for (int local = 0; local < per_board; ++local) {
       const int node = board * per_board + local;
+      node_partition_.resize(nodes(), 0);
+      node_partition_[node] = static_cast<int>(partitions_.size());
       for (int rail = 0; rail < rails_; ++rail) {
         const int t = add_terminal(terminals, node, rail, cfg_.board_depth);
         net_.connect({t, 0}, {router_block_[node], kL + rail}, cfg_.terminal_latency,
@@ -295,6 +329,8 @@ void System::build_fat_tree(TerminalFactory& terminals) {
       part = Partition{};
       part.name = "endpoints" + std::to_string(node / group);
     }
+    node_partition_.resize(nodes(), 0);
+    node_partition_[node] = static_cast<int>(partitions_.size());
     const int tb = add_terminal(terminals, node, 0, cfg_.cable_depth);
     net_.connect({tb, 0}, t.tree_ports[node], cfg_.terminal_latency, LinkClass::kTerminal);
     attach_[node] = t.tree_ports[node];

@@ -57,6 +57,14 @@ class System {
 
   int nodes() const { return cfg_.nodes(); }
   NodeCoord coord(int node) const;
+  // The global accelerator grid: row = grid_row * a + local_row, col = grid_col * b + local_col
+  // (x*a rows, y*b columns). A fat tree's nodes form a square grid by id when their count is a
+  // perfect square, else one row.
+  int global_rows() const { return global_rows_; }
+  int global_cols() const { return global_cols_; }
+  int global_row(int node) const { return global_index_[node] / global_cols_; }
+  int global_col(int node) const { return global_index_[node] % global_cols_; }
+  int node_at_global(int row, int col) const { return node_at_global_[row * global_cols_ + col]; }
   // Destination coordinates as routers read them from head-flit bits [63:32].
   std::uint32_t route_of(int node) const;
   // Terminals (NICs) per node: one per router local port.
@@ -95,6 +103,10 @@ class System {
   };
   const std::vector<Partition>& partitions() const { return partitions_; }
 
+  // Adds a block that belongs to `node` but has no links (e.g. the host program driving its NICs);
+  // it joins the node's board partition. Call before making a SystemC harness.
+  int add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name);
+
   // True when every block is drained and no flit is on any link.
   bool quiet() const;
   // Any block flagged a credit-protocol error.
@@ -123,6 +135,9 @@ class System {
   std::vector<SwitchSetup> switch_setup_;
   std::vector<TreeInfo> trees_;
   std::vector<Partition> partitions_;
+  std::vector<int> node_partition_;
+  int global_rows_ = 1, global_cols_ = 1;
+  std::vector<int> global_index_, node_at_global_;
 };
 
 }  // namespace hxemu::sysc

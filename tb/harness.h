@@ -1,39 +1,13 @@
-// Harness: what advances a System by some cycles -- the same verilated blocks either stepped by a
-// plain C++ loop or composed through the SystemC board and tree modules (tb/sc_harness.h). Both give
-// bit-identical results (registered block outputs); they differ in speed only.
+// The harnesses live in sysc/ (sysc/harness.h, sysc/sc_harness.h); these names keep testbench code
+// short.
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
-#include "sysc/system.h"
+#include "sysc/harness.h"
 
 namespace hxemu::tb {
-
-enum class HarnessKind { kPlain, kSystemC };
-
-class Harness {
- public:
-  virtual ~Harness() = default;
-  virtual void run(std::uint64_t cycles) = 0;
-  virtual const char* name() const = 0;
-};
-
-class PlainHarness final : public Harness {
- public:
-  explicit PlainHarness(sysc::System& sys) : sys_(sys) {}
-  void run(std::uint64_t cycles) override {
-    for (std::uint64_t i = 0; i < cycles; ++i) sys_.net().step();
-  }
-  const char* name() const override { return "plain C++"; }
-
- private:
-  sysc::System& sys_;
-};
-
-// Makes the harness for a freshly built System. The SystemC one is only available in programs that
-// link hx_tb_sc (they define sc_main); others get the plain one.
-using HarnessFactory = std::unique_ptr<Harness> (*)(sysc::System& sys);
-std::unique_ptr<Harness> make_plain_harness(sysc::System& sys);
-
+using sysc::Harness;
+using sysc::HarnessFactory;
+using sysc::HarnessKind;
+using sysc::make_plain_harness;
+using sysc::PlainHarness;
 }  // namespace hxemu::tb

@@ -1,12 +1,9 @@
-// The SystemC harness: runs a System through its ScSystem (sysc/sc_system.h). SystemC elaborates
-// once per process, so the first System elaborates the modules and later ones (same configuration,
-// e.g. the points of a sweep) are re-bound to them.
+// See tb/harness.h: the SystemC harness lives in sysc/sc_harness.h.
 #pragma once
 
+#include "sysc/sc_harness.h"
 #include "tb/harness.h"
 
 namespace hxemu::tb {
-
-std::unique_ptr<Harness> make_systemc_harness(sysc::System& sys);
-
+using sysc::make_systemc_harness;
 }  // namespace hxemu::tb

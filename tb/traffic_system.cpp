@@ -2,10 +2,6 @@
 
 namespace hxemu::tb {
 
-std::unique_ptr<Harness> make_plain_harness(sysc::System& sys) {
-  return std::make_unique<PlainHarness>(sys);
-}
-
 std::unique_ptr<sysc::LinkBlock> EndpointFactory::make_terminal(const sysc::TerminalSpec& spec) {
   EndpointConfig ec;
   ec.node = spec.node;

@@ -10,7 +10,7 @@
 #include "tb/cli/commands.h"
 #include "tb/report/svg_chart.h"
 #include "tb/report_io.h"
-#include "tb/sc_harness.h"
+#include "sysc/sc_harness.h"
 #include "tb/traffic/sweep.h"
 
 namespace hxemu::cli {
@@ -63,8 +63,8 @@ tb::TrafficRunConfig run_config(const TrafficOpts& o) {
   return rc;
 }
 
-tb::HarnessFactory harness_of(const TrafficOpts& o) {
-  return o.harness == "plain" ? tb::make_plain_harness : tb::make_systemc_harness;
+sysc::HarnessFactory harness_of(const TrafficOpts& o) {
+  return o.harness == "plain" ? sysc::make_plain_harness : sysc::make_systemc_harness;
 }
 
 void check_outputs(const TrafficOpts& o) {

@@ -28,6 +28,7 @@ int sc_main(int argc, char** argv) {
   add_pairs(app, action);
   add_traffic(app, action);
   add_sweep(app, action);
+  add_collective(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,7 +1,6 @@
 // LogicalGrid: the nodes of a system laid out as a rows x cols grid, the frame in which the
-// classic synthetic patterns are defined. For a HammingMesh or torus it is the global accelerator
-// grid (row = grid_row * a + local_row, col = grid_col * b + local_col); for the fat tree, node ids
-// row-major in a square grid when the node count is a perfect square, else one row.
+// classic synthetic patterns are defined: the system's global accelerator grid
+// (sysc::System::global_rows/cols), with a row-major index.
 #pragma once
 
 #include <vector>

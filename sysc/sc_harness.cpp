@@ -1,15 +1,15 @@
-#include "tb/sc_harness.h"
+#include "sysc/sc_harness.h"
 
 #include <stdexcept>
 
 #include "sysc/sc_system.h"
 
-namespace hxemu::tb {
+namespace hxemu::sysc {
 
 namespace {
 
 struct ScState {
-  std::unique_ptr<sysc::ScSystem> top;
+  std::unique_ptr<ScSystem> top;
   std::size_t partitions = 0;
   std::string config;
 };
@@ -21,10 +21,10 @@ ScState& state() {
 
 class ScHarness final : public Harness {
  public:
-  explicit ScHarness(sysc::System& sys) {
+  explicit ScHarness(System& sys) {
     ScState& s = state();
     if (!s.top) {
-      s.top = std::make_unique<sysc::ScSystem>("hxemu", &sys);
+      s.top = std::make_unique<ScSystem>("hxemu", &sys);
       s.partitions = sys.partitions().size();
       s.config = sys.config().json;
     } else {
@@ -41,8 +41,8 @@ class ScHarness final : public Harness {
 
 }  // namespace
 
-std::unique_ptr<Harness> make_systemc_harness(sysc::System& sys) {
+std::unique_ptr<Harness> make_systemc_harness(System& sys) {
   return std::make_unique<ScHarness>(sys);
 }
 
-}  // namespace hxemu::tb
+}  // namespace hxemu::sysc

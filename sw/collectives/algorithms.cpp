@@ -1,0 +1,490 @@
+#include "sw/collectives/algorithms.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "sw/collectives/grid_cycles.h"
+#include "sw/collectives/rings.h"
+
+namespace hxemu::sw {
+
+namespace {
+
+// Automatic pipelining chunk: a sixteenth of the largest segment, at least 2 KiB (so per-message
+// costs stay small against the payload) and at most 64 KiB.
+std::uint32_t auto_chunk(const BuildOptions& opt, std::uint32_t max_seg) {
+  if (opt.chunk_bytes) return opt.chunk_bytes;
+  const std::uint32_t c = (max_seg / 16 + 255) / 256 * 256;
+  return std::clamp<std::uint32_t>(c, 2048, 65536);
+}
+
+std::uint32_t max_len(const std::vector<Span>& v) {
+  std::uint32_t m = 0;
+  for (const auto& s : v) m = std::max(m, s.len);
+  return m;
+}
+
+std::vector<int> identity(int n) {
+  std::vector<int> v(n);
+  for (int i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+std::vector<int> reversed(std::vector<int> v) {
+  std::reverse(v.begin(), v.end());
+  return v;
+}
+
+int rail_for(int wanted, const BuildOptions& opt) { return wanted % std::max(1, opt.rails); }
+
+// Rank of each node in a communicator.
+std::map<int, int> ranks_of(const Communicator& c) {
+  std::map<int, int> r;
+  for (int i = 0; i < c.size(); ++i) r[c.nodes[i]] = i;
+  return r;
+}
+
+// A ring allreduce of `region` (element span) over `order` on `rail`, after `start` (per position;
+// empty: none). Returns per position the op after which the region is final at that node.
+std::vector<int> ring_allreduce(ScheduleBuilder& b, const std::vector<int>& order, int rail,
+                                const Span& region, std::uint32_t bank, const std::vector<int>& start,
+                                const BuildOptions& opt) {
+  const int n = static_cast<int>(order.size());
+  RingPlan r;
+  r.order = order;
+  r.rail = rail;
+  r.segments = split_elems(region.offset / 4, region.len / 4, n);
+  r.owner = identity(n);
+  r.chunks = chunks_for(max_len(r.segments), auto_chunk(opt, max_len(r.segments)));
+  const std::vector<int> st = start.empty() ? std::vector<int>(n, -1) : start;
+  const auto rs = ring_reduce_scatter(b, r, bank, st);
+  const auto ag = ring_allgather(b, r, rs.chunk_ready);
+  std::vector<int> done;
+  for (int p = 0; p < n; ++p) done.push_back(b.at(order[p]).join({rs.done[p], ag.done[p]}));
+  return done;
+}
+
+// Same for a ring whose positions are given as (node, start op) per node id.
+std::vector<int> starts_for(const std::vector<int>& order, const std::map<int, int>& start_of_node) {
+  std::vector<int> s;
+  for (int node : order) {
+    auto it = start_of_node.find(node);
+    s.push_back(it == start_of_node.end() ? -1 : it->second);
+  }
+  return s;
+}
+
+std::vector<int> ring_order_for(const Communicator& c) {
+  if (c.rows == c.cols && c.rows >= 3) return hamiltonian_a(c);
+  return snake_order(c);
+}
+
+// ---- allreduce ----------------------------------------------------------------------------------
+
+void allreduce(ScheduleBuilder& b, const std::string& algo, const Communicator& c,
+               const BuildOptions& opt) {
+  const Span all{0, static_cast<std::uint32_t>(opt.count * 4)};
+  const int n = c.size();
+  if (algo == "ring") {
+    ring_allreduce(b, ring_order_for(c), 0, all, 0, {}, opt);
+  } else if (algo == "biring") {
+    const auto halves = split_elems(0, opt.count, 2);
+    const auto order = ring_order_for(c);
+    ring_allreduce(b, order, rail_for(0, opt), halves[0], 0, {}, opt);
+    ring_allreduce(b, reversed(order), rail_for(1, opt), halves[1], 0, {}, opt);
+  } else if (algo == "torus2d") {
+    if (c.rows < 2 || c.cols < 2) {
+      throw std::invalid_argument("allreduce torus2d needs a 2D communicator (rows and columns of at "
+                                  "least 2), this one is " + std::to_string(c.rows) + "x" + std::to_string(c.cols));
+    }
+    const auto q = split_elems(0, opt.count, 4);
+    const std::uint32_t bank2 = b.layout().bytes == 0 ? 0 : b.layout().scratch_bank;
+    // Quarter i: (first dimension, direction) -- 0,1: rows first; 2,3: columns first; odd ones run
+    // their rings backwards. Rails by sending direction: row +, row -, column +, column -.
+    for (int i = 0; i < 4; ++i) {
+      const bool rows_first = i < 2;
+      const bool backward = i % 2 == 1;
+      std::map<int, int> after_first;   // node -> join of its first phase
+      for (int phase = 0; phase < 2; ++phase) {
+        const bool rows = (phase == 0) == rows_first;
+        const int rail = rail_for((rows ? 0 : 2) + (backward ? 1 : 0), opt);
+        const int rings = rows ? c.rows : c.cols;
+        std::map<int, int> done_of_node;
+        for (int k = 0; k < rings; ++k) {
+          std::vector<int> order = rows ? row_order(c, k) : col_order(c, k);
+          if (backward) order = reversed(order);
+          const auto start = phase == 0 ? std::vector<int>{} : starts_for(order, after_first);
+          const auto done = ring_allreduce(b, order, rail, q[i], phase == 0 ? 0 : bank2, start, opt);
+          for (std::size_t p = 0; p < order.size(); ++p) done_of_node[order[p]] = done[p];
+        }
+        after_first = done_of_node;
+      }
+    }
+  } else if (algo == "hamiltonian") {
+    const auto a = hamiltonian_a(c);
+    const auto bb = hamiltonian_b(c);
+    const auto q = split_elems(0, opt.count, 4);
+    ring_allreduce(b, a, rail_for(0, opt), q[0], 0, {}, opt);
+    ring_allreduce(b, reversed(a), rail_for(1, opt), q[1], 0, {}, opt);
+    ring_allreduce(b, bb, rail_for(2, opt), q[2], 0, {}, opt);
+    ring_allreduce(b, reversed(bb), rail_for(3, opt), q[3], 0, {}, opt);
+  } else if (algo == "halving-doubling") {
+    if ((n & (n - 1)) != 0) {
+      throw std::invalid_argument("allreduce halving-doubling needs a power-of-two communicator, this "
+                                  "one has " + std::to_string(n) + " nodes");
+    }
+    const auto& L = b.layout();
+    const int parts = std::max(1, opt.rails);
+    const auto pieces = split_elems(0, opt.count, parts);
+    std::vector<int> distances;
+    for (int d = n / 2; d >= 1; d /= 2) distances.push_back(d);
+    for (int part = 0; part < parts; ++part) {
+      const int rail = part;
+      std::vector<Span> region(n, pieces[part]);   // each rank's current region
+      std::vector<std::vector<int>> ready(n);      // what a rank's next step waits for
+      std::vector<std::vector<int>> all_ops(n);
+      // Recursive halving (reduce-scatter): partners r and r^d share a region; each keeps the half
+      // on its side of bit d and receives the partner's partial sum of it into a scratch area of
+      // its own for this step (the areas shrink with the regions, so all steps of a part stack
+      // within that part's range of the scratch buffer), then reduces.
+      std::uint32_t area = 0;
+      for (int d : distances) {
+        std::vector<Span> kept(n);
+        std::vector<std::vector<int>> next(n);
+        std::uint32_t step_area = 0;
+        for (int r = 0; r < n; ++r) {
+          const auto h = split_elems(region[r].offset / 4, region[r].len / 4, 2);
+          kept[r] = (r & d) ? h[1] : h[0];
+          step_area = std::max(step_area, std::max(h[0].len, h[1].len));
+        }
+        for (int r = 0; r < n; ++r) {
+          const int partner = r ^ d;
+          const Span give = kept[partner];
+          for (const Span& ch : chunk_span(give, auto_chunk(opt, give.len))) {
+            const std::uint32_t at = L.scratch + pieces[part].offset + area + (ch.offset - give.offset);
+            const auto m = b.send(rail, c.nodes[r], c.nodes[partner], L.data + ch.offset, at, ch.len);
+            for (int dep : ready[r]) b.at(c.nodes[r]).depend_last_on(dep);
+            const int red = b.at(c.nodes[partner]).reduce(rail, L.data + ch.offset, at, ch.len, {m.recv});
+            for (int dep : ready[partner]) b.at(c.nodes[partner]).depend_last_on(dep);
+            next[partner].push_back(red);
+            all_ops[r].push_back(m.put);
+          }
+        }
+        area += step_area;
+        region = kept;
+        ready = next;
+      }
+      // Recursive doubling (allgather): exchange the current regions into each other's data
+      // buffers; regions double until they cover the part again.
+      for (auto it = distances.rbegin(); it != distances.rend(); ++it) {
+        const int d = *it;
+        std::vector<std::vector<int>> next(n);
+        std::vector<Span> grown(n);
+        std::vector<int> gate(n);
+        for (int r = 0; r < n; ++r) gate[r] = b.at(c.nodes[r]).join(ready[r]);
+        for (int r = 0; r < n; ++r) {
+          const int partner = r ^ d;
+          const Span mine = region[r], theirs = region[partner];
+          grown[r] = Span{std::min(mine.offset, theirs.offset), mine.len + theirs.len};
+          for (const Span& ch : chunk_span(mine, auto_chunk(opt, mine.len))) {
+            const auto m = b.send(rail, c.nodes[r], c.nodes[partner], L.data + ch.offset,
+                                  L.data + ch.offset, ch.len, {gate[r]});
+            next[partner].push_back(m.recv);
+            all_ops[r].push_back(m.put);
+          }
+        }
+        region = grown;
+        ready = next;
+      }
+      for (int r = 0; r < n; ++r) {
+        all_ops[r].insert(all_ops[r].end(), ready[r].begin(), ready[r].end());
+        b.at(c.nodes[r]).join(all_ops[r]);
+      }
+    }
+  } else {
+    throw std::invalid_argument("unknown allreduce algorithm '" + algo + "'");
+  }
+}
+
+// ---- reduce-scatter and allgather -----------------------------------------------------------------
+
+// Rank r's block: elements [r*count/n ...) (split_elems over the whole buffer).
+std::vector<Span> blocks(const BuildOptions& opt, int n) { return split_elems(0, opt.count, n); }
+
+// One ring phase of RS or AG over `order` where position p ends with (RS) or starts with (AG)
+// `owned[p]`; each span is split in halves for the two directions when `both_ways`.
+std::map<int, int> rs_or_ag_ring(ScheduleBuilder& b, bool reduce_scatter, const std::vector<int>& order,
+                                 const std::vector<Span>& owned, int rail_fwd, int rail_bwd,
+                                 bool both_ways, std::uint32_t bank, const std::map<int, int>& start,
+                                 const BuildOptions& opt) {
+  const int n = static_cast<int>(order.size());
+  std::map<int, int> done;
+  const int dirs = both_ways ? 2 : 1;
+  std::vector<std::vector<int>> per_node(n);
+  for (int dir = 0; dir < dirs; ++dir) {
+    RingPlan r;
+    r.order = dir == 0 ? order : reversed(order);
+    r.rail = dir == 0 ? rail_fwd : rail_bwd;
+    for (int p = 0; p < n; ++p) {
+      const int src_pos = dir == 0 ? p : n - 1 - p;
+      const Span& o = owned[src_pos];
+      const auto halves = split_elems(o.offset / 4, o.len / 4, dirs);
+      r.segments.push_back(halves[dir]);
+      r.owner.push_back(p);
+    }
+    r.chunks = chunks_for(max_len(r.segments), auto_chunk(opt, max_len(r.segments)));
+    const auto st = starts_for(r.order, start);
+    if (reduce_scatter) {
+      const auto res = ring_reduce_scatter(b, r, bank, st);
+      for (int p = 0; p < n; ++p) per_node[dir == 0 ? p : n - 1 - p].push_back(res.done[p]);
+    } else {
+      std::vector<std::vector<int>> ready(n, std::vector<int>(r.chunks, -1));
+      for (int p = 0; p < n; ++p) std::fill(ready[p].begin(), ready[p].end(), st[p]);
+      const auto res = ring_allgather(b, r, ready);
+      for (int p = 0; p < n; ++p) per_node[dir == 0 ? p : n - 1 - p].push_back(res.done[p]);
+    }
+  }
+  for (int p = 0; p < n; ++p) done[order[p]] = b.at(order[p]).join(per_node[p]);
+  return done;
+}
+
+void reduce_scatter_or_allgather(ScheduleBuilder& b, bool rs, const std::string& algo,
+                                 const Communicator& c, const BuildOptions& opt) {
+  const int n = c.size();
+  const auto blk = blocks(opt, n);
+  const auto rank = ranks_of(c);
+  if (algo == "ring" || algo == "biring") {
+    // Position p of the ring ends with (reduce-scatter) or starts with (allgather) its rank's block.
+    const auto order = ring_order_for(c);
+    std::vector<Span> owned(n);
+    for (int p = 0; p < n; ++p) owned[p] = blk[rank.at(order[p])];
+    rs_or_ag_ring(b, rs, order, owned, rail_for(0, opt), rail_for(1, opt), algo == "biring", 0, {}, opt);
+  } else if (algo == "2d") {
+    if (c.rows < 2 || c.cols < 2) {
+      throw std::invalid_argument(std::string(rs ? "reduce-scatter" : "allgather") +
+                                  " 2d needs a 2D communicator, this one is " + std::to_string(c.rows) +
+                                  "x" + std::to_string(c.cols));
+    }
+    // Row group H_r = the blocks of row r's ranks, contiguous [r*C, (r+1)*C).
+    std::vector<Span> group(c.rows);
+    for (int r = 0; r < c.rows; ++r) {
+      group[r] = Span{blk[r * c.cols].offset, 0};
+      for (int k = 0; k < c.cols; ++k) group[r].len += blk[r * c.cols + k].len;
+    }
+    auto column_phase = [&](const std::map<int, int>& start, std::uint32_t bank) {
+      std::map<int, int> done;
+      for (int k = 0; k < c.cols; ++k) {
+        const auto order = col_order(c, k);   // position = row
+        std::vector<Span> owned(c.rows);
+        for (int p = 0; p < c.rows; ++p) owned[p] = group[p];
+        const auto d = rs_or_ag_ring(b, rs, order, owned, rail_for(2, opt), rail_for(3, opt), true,
+                                     bank, start, opt);
+        done.insert(d.begin(), d.end());
+      }
+      return done;
+    };
+    auto row_phase = [&](const std::map<int, int>& start, std::uint32_t bank) {
+      std::map<int, int> done;
+      for (int r = 0; r < c.rows; ++r) {
+        const auto order = row_order(c, r);   // position = column
+        std::vector<Span> owned(c.cols);
+        for (int p = 0; p < c.cols; ++p) owned[p] = blk[r * c.cols + p];
+        const auto d = rs_or_ag_ring(b, rs, order, owned, rail_for(0, opt), rail_for(1, opt), true,
+                                     bank, start, opt);
+        done.insert(d.begin(), d.end());
+      }
+      return done;
+    };
+    if (rs) {
+      const auto first = column_phase({}, 0);
+      row_phase(first, b.layout().scratch_bank);
+    } else {
+      const auto first = row_phase({}, 0);
+      column_phase(first, 0);
+    }
+  } else {
+    throw std::invalid_argument(std::string("unknown ") + (rs ? "reduce-scatter" : "allgather") +
+                                " algorithm '" + algo + "'");
+  }
+}
+
+// ---- alltoall -------------------------------------------------------------------------------------
+
+void alltoall(ScheduleBuilder& b, const std::string& algo, const Communicator& c, const BuildOptions& opt) {
+  const int n = c.size();
+  const auto blk = blocks(opt, n);
+  const auto& L = b.layout();
+  const int rails = std::max(1, opt.rails);
+  if (algo != "pairwise" && algo != "all-at-once") {
+    throw std::invalid_argument("unknown alltoall algorithm '" + algo + "'");
+  }
+  const bool pairwise = algo == "pairwise";
+  std::vector<std::vector<int>> prev(n);   // pairwise: the previous step's ops per rank
+  // Rank r receives the piece from rank s at scratch + s * stride (pieces are blk[r] long).
+  const std::uint32_t stride = static_cast<std::uint32_t>((opt.count + n - 1) / n * 4);
+  for (int r = 0; r < n; ++r) {
+    // The rank's own block is a local copy.
+    b.at(c.nodes[r]).copy(0, L.scratch + static_cast<std::uint32_t>(r) * stride, L.data + blk[r].offset,
+                          blk[r].len);
+  }
+  for (int s = 1; s < n; ++s) {
+    std::vector<std::vector<int>> cur(n);
+    for (int r = 0; r < n; ++r) {
+      const int to = (r + s) % n;   // staggered, so every rank has one sender at a time
+      // The block goes out in `rails` parts, one per NIC.
+      const auto parts = split_elems(blk[to].offset / 4, blk[to].len / 4, rails);
+      for (int k = 0; k < rails; ++k) {
+        const std::uint32_t dst = L.scratch + static_cast<std::uint32_t>(r) * stride +
+                                  (parts[k].offset - blk[to].offset);
+        const auto m = b.send(k, c.nodes[r], c.nodes[to], L.data + parts[k].offset, dst, parts[k].len);
+        if (pairwise) {
+          for (int dep : prev[r]) b.at(c.nodes[r]).depend_last_on(dep);
+        }
+        cur[r].push_back(m.put);
+        cur[to].push_back(m.recv);
+      }
+    }
+    if (pairwise) {
+      for (int r = 0; r < n; ++r) prev[r] = {b.at(c.nodes[r]).join(cur[r])};
+    }
+  }
+}
+
+// ---- broadcast ------------------------------------------------------------------------------------
+
+void broadcast(ScheduleBuilder& b, const std::string& algo, const Communicator& c, const BuildOptions& opt) {
+  const int n = c.size();
+  const auto& L = b.layout();
+  if (opt.root < 0 || opt.root >= n) throw std::invalid_argument("broadcast root out of range");
+  const Span all{0, static_cast<std::uint32_t>(opt.count * 4)};
+  if (algo == "ring") {
+    // A pipelined chain from the root, in both directions around the ring (half the data each).
+    auto order = ring_order_for(c);
+    const auto it = std::find(order.begin(), order.end(), c.nodes[opt.root]);
+    std::rotate(order.begin(), it, order.end());
+    const auto halves = split_elems(0, opt.count, 2);
+    for (int dir = 0; dir < 2; ++dir) {
+      std::vector<int> chain = order;
+      if (dir == 1) std::reverse(chain.begin() + 1, chain.end());
+      const auto chunks = chunk_span(halves[dir], auto_chunk(opt, halves[dir].len));
+      const int rail = rail_for(dir, opt);
+      for (const Span& ch : chunks) {
+        int have = -1;   // the op after which chain[p] has this chunk
+        for (int p = 0; p + 1 < n; ++p) {
+          const auto m = b.send(rail, chain[p], chain[p + 1], L.data + ch.offset, L.data + ch.offset,
+                                ch.len, {have});
+          have = m.recv;
+        }
+      }
+    }
+  } else if (algo == "binomial") {
+    // Round k: relative ranks below 2^k send everything to relative rank + 2^k.
+    std::vector<int> have(n, -1);
+    for (int d = 1; d < n; d *= 2) {
+      for (int rel = 0; rel < d && rel + d < n; ++rel) {
+        const int from = c.nodes[(rel + opt.root) % n], to = c.nodes[(rel + d + opt.root) % n];
+        const auto chunks = chunk_span(all, 1u << 30);
+        for (const Span& ch : chunks) {
+          const auto m = b.send(0, from, to, L.data + ch.offset, L.data + ch.offset, ch.len, {have[rel]});
+          have[rel + d] = m.recv;
+        }
+      }
+    }
+  } else {
+    throw std::invalid_argument("unknown broadcast algorithm '" + algo + "'");
+  }
+}
+
+// ---- pipeline send/receive ------------------------------------------------------------------------
+
+void sendrecv(ScheduleBuilder& b, const std::string& algo, const Communicator& c, const BuildOptions& opt) {
+  if (algo != "pipeline") throw std::invalid_argument("unknown sendrecv algorithm '" + algo + "'");
+  const int n = c.size();
+  const auto& L = b.layout();
+  const auto batches = split_elems(0, opt.count, std::max(1, opt.micro_batches));
+  const auto order = snake_order(c);   // stages along neighbours
+  for (std::size_t k = 0; k < batches.size(); ++k) {
+    int have = -1;
+    for (int p = 0; p + 1 < n; ++p) {
+      const auto m = b.send(rail_for(static_cast<int>(k), opt), order[p], order[p + 1],
+                            L.data + batches[k].offset, L.data + batches[k].offset, batches[k].len, {have});
+      have = m.recv;
+    }
+  }
+}
+
+}  // namespace
+
+const char* op_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllreduce: return "allreduce";
+    case CollectiveOp::kReduceScatter: return "reduce-scatter";
+    case CollectiveOp::kAllgather: return "allgather";
+    case CollectiveOp::kAlltoall: return "alltoall";
+    case CollectiveOp::kBroadcast: return "broadcast";
+    case CollectiveOp::kSendRecv: return "sendrecv";
+  }
+  return "?";
+}
+
+CollectiveOp parse_op(const std::string& name) {
+  for (auto op : {CollectiveOp::kAllreduce, CollectiveOp::kReduceScatter, CollectiveOp::kAllgather,
+                  CollectiveOp::kAlltoall, CollectiveOp::kBroadcast, CollectiveOp::kSendRecv}) {
+    if (name == op_name(op)) return op;
+  }
+  throw std::invalid_argument("--op '" + name + "': allowed: allreduce, reduce-scatter, allgather, "
+                              "alltoall, broadcast, sendrecv");
+}
+
+double busbw_factor(CollectiveOp op, int n) {
+  switch (op) {
+    case CollectiveOp::kAllreduce: return 2.0 * (n - 1) / n;
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kAllgather:
+    case CollectiveOp::kAlltoall: return static_cast<double>(n - 1) / n;
+    case CollectiveOp::kBroadcast:
+    case CollectiveOp::kSendRecv: return 1.0;
+  }
+  return 1.0;
+}
+
+const std::vector<std::string>& algorithms(CollectiveOp op) {
+  static const std::vector<std::string> kAllreduce{"ring", "biring", "torus2d", "hamiltonian", "halving-doubling"};
+  static const std::vector<std::string> kRsAg{"ring", "biring", "2d"};
+  static const std::vector<std::string> kAlltoall{"pairwise", "all-at-once"};
+  static const std::vector<std::string> kBroadcast{"ring", "binomial"};
+  static const std::vector<std::string> kSendRecv{"pipeline"};
+  switch (op) {
+    case CollectiveOp::kAllreduce: return kAllreduce;
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kAllgather: return kRsAg;
+    case CollectiveOp::kAlltoall: return kAlltoall;
+    case CollectiveOp::kBroadcast: return kBroadcast;
+    case CollectiveOp::kSendRecv: return kSendRecv;
+  }
+  return kSendRecv;
+}
+
+void build_collective(ScheduleBuilder& b, CollectiveOp op, const std::string& algo,
+                      const std::vector<Communicator>& comms, const BuildOptions& opt) {
+  const auto& algos = algorithms(op);
+  if (std::find(algos.begin(), algos.end(), algo) == algos.end()) {
+    std::string list;
+    for (const auto& a : algos) list += (list.empty() ? "" : ", ") + a;
+    throw std::invalid_argument(std::string("--algo '") + algo + "' is not an algorithm of " +
+                                op_name(op) + " (allowed: " + list + ", all)");
+  }
+  for (const auto& c : comms) {
+    switch (op) {
+      case CollectiveOp::kAllreduce: allreduce(b, algo, c, opt); break;
+      case CollectiveOp::kReduceScatter: reduce_scatter_or_allgather(b, true, algo, c, opt); break;
+      case CollectiveOp::kAllgather: reduce_scatter_or_allgather(b, false, algo, c, opt); break;
+      case CollectiveOp::kAlltoall: alltoall(b, algo, c, opt); break;
+      case CollectiveOp::kBroadcast: broadcast(b, algo, c, opt); break;
+      case CollectiveOp::kSendRecv: sendrecv(b, algo, c, opt); break;
+    }
+  }
+}
+
+}  // namespace hxemu::sw

@@ -1,0 +1,44 @@
+// Real data for collectives and its check: seeded inputs written into every member's host memory
+// before a collective, and a bit-exact comparison of every result element with a reference
+// computed in C++ afterwards.
+//
+// int32 elements are sums of values in [-32768, 32767] (exact). float32 elements are multiples of
+// 1/16 in [-128, 128), so every partial sum of up to 2^16 of them is exactly representable and
+// the result is bit-exact whatever order an algorithm reduces in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sw/collectives/algorithms.h"
+#include "sw/runtime/program.h"
+#include "sysc/host_memory.h"
+
+namespace hxemu::sw {
+
+struct DataSpec {
+  CollectiveOp op = CollectiveOp::kAllreduce;
+  DataType type = DataType::kInt32;
+  std::uint64_t count = 0;
+  std::uint64_t seed = 1;
+  int root = 0;                   // broadcast root rank
+};
+
+// Where alltoall puts the piece from rank s at rank r: scratch + s * stride elements, stride =
+// ceil(count / n) (pieces are blk[r] long, which differ by at most one element between ranks).
+std::uint32_t alltoall_stride_bytes(std::uint64_t count, int n);
+
+void write_inputs(sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& d,
+                  const Communicator& c, int rank);
+
+struct CheckResult {
+  std::uint64_t checked = 0;
+  std::uint64_t wrong = 0;
+  std::string first_wrong;        // where the first wrong element is, with expected and actual
+};
+// Adds the check of `rank`'s result to `r`.
+void check_result(const sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& d,
+                  const Communicator& c, int rank, CheckResult& r);
+
+}  // namespace hxemu::sw

@@ -1,0 +1,101 @@
+#include "sw/collectives/rings.h"
+
+#include <algorithm>
+
+namespace hxemu::sw {
+
+namespace {
+int mod(int a, int n) { return ((a % n) + n) % n; }
+
+// Every segment split into `chunks` near-equal element runs.
+std::vector<std::vector<Span>> chunked(const RingPlan& r) {
+  std::vector<std::vector<Span>> out;
+  for (const Span& seg : r.segments) out.push_back(split_elems(seg.offset / 4, seg.len / 4, r.chunks));
+  return out;
+}
+}  // namespace
+
+int chunks_for(std::uint32_t max_seg_bytes, std::uint32_t chunk_bytes) {
+  if (chunk_bytes == 0) return 1;
+  return std::max(1, static_cast<int>((max_seg_bytes + chunk_bytes - 1) / chunk_bytes));
+}
+
+RingProgress ring_reduce_scatter(ScheduleBuilder& b, const RingPlan& r, std::uint32_t bank,
+                                 const std::vector<int>& start) {
+  const int n = static_cast<int>(r.order.size());
+  const auto& L = b.layout();
+  RingProgress out;
+  out.chunk_ready.assign(n, std::vector<int>(r.chunks, -1));
+  std::vector<std::vector<int>> mine(n);   // every op of each position in this phase
+  if (n == 1) {
+    for (int j = 0; j < r.chunks; ++j) out.chunk_ready[0][j] = start[0];
+    out.done.push_back(b.at(r.order[0]).join({start[0]}));
+    return out;
+  }
+  const auto chunks = chunked(r);
+  // last[p][j]: the op at position p that made chunk j of what p sends next ready.
+  std::vector<std::vector<int>> last(n, std::vector<int>(r.chunks, -1));
+  for (int p = 0; p < n; ++p) std::fill(last[p].begin(), last[p].end(), start[p]);
+  for (int s = 0; s < n - 1; ++s) {
+    std::vector<std::vector<int>> next(n, std::vector<int>(r.chunks, -1));
+    for (int q = 0; q < n; ++q) {
+      const int succ = (q + 1) % n;
+      const auto& seg = chunks[r.owner[mod(q - s - 1, n)]];
+      for (int j = 0; j < r.chunks; ++j) {
+        const Span c = seg[j];
+        const auto m = b.send(r.rail, r.order[q], r.order[succ], L.data + c.offset,
+                              L.scratch + bank + c.offset, c.len, {last[q][j]});
+        mine[q].push_back(m.put);
+        // Reducing into the data buffer waits for the node's previous phase too (start).
+        const int red = b.at(r.order[succ]).reduce(r.rail, L.data + c.offset,
+                                                    L.scratch + bank + c.offset, c.len,
+                                                    {m.recv, start[succ]});
+        mine[succ].push_back(m.recv);
+        mine[succ].push_back(red);
+        next[succ][j] = red;
+      }
+    }
+    last = std::move(next);
+  }
+  out.chunk_ready = last;
+  for (int p = 0; p < n; ++p) out.done.push_back(b.at(r.order[p]).join(mine[p]));
+  return out;
+}
+
+RingProgress ring_allgather(ScheduleBuilder& b, const RingPlan& r,
+                            const std::vector<std::vector<int>>& ready) {
+  const int n = static_cast<int>(r.order.size());
+  const auto& L = b.layout();
+  RingProgress out;
+  std::vector<std::vector<int>> mine(n);
+  const auto chunks = chunked(r);
+  std::vector<std::vector<int>> have = ready;   // per position: chunk j of what it sends next
+  if (n == 1) {
+    out.chunk_ready = ready;
+    std::vector<int> deps;
+    for (int d : ready[0]) deps.push_back(d);
+    out.done.push_back(b.at(r.order[0]).join(deps));
+    return out;
+  }
+  for (int t = 0; t < n - 1; ++t) {
+    std::vector<std::vector<int>> next(n, std::vector<int>(r.chunks, -1));
+    for (int q = 0; q < n; ++q) {
+      const int succ = (q + 1) % n;
+      const auto& seg = chunks[r.owner[mod(q - t, n)]];
+      for (int j = 0; j < r.chunks; ++j) {
+        const Span c = seg[j];
+        const auto m = b.send(r.rail, r.order[q], r.order[succ], L.data + c.offset,
+                              L.data + c.offset, c.len, {have[q][j]});
+        mine[q].push_back(m.put);
+        mine[succ].push_back(m.recv);
+        next[succ][j] = m.recv;
+      }
+    }
+    have = std::move(next);
+  }
+  out.chunk_ready = have;
+  for (int p = 0; p < n; ++p) out.done.push_back(b.at(r.order[p]).join(mine[p]));
+  return out;
+}
+
+}  // namespace hxemu::sw

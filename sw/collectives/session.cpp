@@ -1,0 +1,187 @@
+#include "sw/collectives/session.h"
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "sw/collectives/communicator.h"
+#include "sw/collectives/reference.h"
+#include "sysc/route_model.h"
+
+namespace hxemu::sw {
+
+CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const SessionConfig& s)
+    : cfg_(cfg), s_(s) {
+  const BufferLayout layout = BufferLayout::for_bytes(s.max_bytes);
+  nics_ = std::make_unique<sysc::NicFactory>(s.rails, layout.memory_bytes, s.memory_latency);
+  sys_ = std::make_unique<sysc::System>(cfg, *nics_);
+  rails_ = sys_->rails();
+  comms_ = make_groups(*sys_, s.group);
+  for (int n = 0; n < sys_->nodes(); ++n) routes_.push_back(sys_->route_of(n));
+  HostCpuConfig hc;
+  hc.type = s.type;
+  hc.reduce_cycles_per_byte = s.reduce_cycles_per_byte > 0 ? s.reduce_cycles_per_byte
+                                                           : 8.0 / cfg.flit_bits;
+  for (int n = 0; n < sys_->nodes(); ++n) {
+    std::vector<sysc::NicNode*> rails;
+    for (int r = 0; r < rails_; ++r) rails.push_back(&nics_->nic(n, r));
+    auto host = std::make_unique<HostCpu>(n, rails, nics_->memory(n), routes_, sys_->net().clock(), hc);
+    hosts_.push_back(host.get());
+    sys_->add_node_block(n, std::move(host), "node" + std::to_string(n) + ".host");
+  }
+  harness_ = s.harness(*sys_);
+}
+
+CollectiveSession::~CollectiveSession() = default;
+
+CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
+                                        BuildOptions opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  CollectiveResult res;
+  res.op = op_name(op);
+  res.algo = algo;
+  res.type = s_.type == DataType::kInt32 ? "int32" : "float32";
+  res.bytes = bytes;
+  if (bytes % 4 != 0 || bytes == 0) throw std::invalid_argument("collective size must be a positive multiple of 4 bytes, got " + std::to_string(bytes));
+  if (bytes > s_.max_bytes) throw std::invalid_argument("collective size " + std::to_string(bytes) + " exceeds the session's largest size " + std::to_string(s_.max_bytes));
+  res.count = bytes / 4;
+  res.ranks = comms_.front().size();
+  res.communicators = static_cast<int>(comms_.size());
+  opt.count = res.count;
+  opt.rails = rails_;
+
+  const BufferLayout layout = BufferLayout::for_bytes(bytes);
+  ScheduleBuilder b(sys_->nodes(), layout);
+  build_collective(b, op, algo, comms_, opt);
+
+  DataSpec d;
+  d.op = op;
+  d.type = s_.type;
+  d.count = res.count;
+  d.seed = s_.seed ^ (bytes * 0x9E3779B97F4A7C15ull);
+  d.root = opt.root;
+  for (const auto& c : comms_) {
+    for (int r = 0; r < c.size(); ++r) write_inputs(nics_->memory(c.nodes[r]), layout, d, c, r);
+  }
+
+  // The bound: bytes each link carries under this schedule and the system's routing.
+  auto& net = sys_->net();
+  std::vector<std::uint64_t> link_bytes(net.links(), 0);
+  std::map<std::tuple<int, int, int>, std::vector<int>> path_links;
+  for (int node = 0; node < sys_->nodes(); ++node) {
+    for (const Op& o : b.at(node).ops()) {
+      if (o.kind != OpKind::kPut) continue;
+      ++res.puts;
+      auto key = std::make_tuple(node, o.peer, static_cast<int>(o.rail));
+      auto it = path_links.find(key);
+      if (it == path_links.end()) {
+        const auto path = sysc::trace_path(*sys_, node, o.peer, o.rail);
+        if (!path.ok) throw std::logic_error(path.error);
+        std::vector<int> links{net.link_out({sys_->terminal_block(node, o.rail), 0})};
+        for (const auto& h : path.hops) links.push_back(h.link_out);
+        it = path_links.emplace(key, std::move(links)).first;
+      }
+      for (int l : it->second) link_bytes[l] += o.len;
+    }
+  }
+  int busiest = 0;
+  for (int l = 0; l < net.links(); ++l) {
+    if (link_bytes[l] > link_bytes[busiest]) busiest = l;
+  }
+  const double bytes_per_cycle = cfg_.flit_bits / 8.0;
+  res.bound_cycles = static_cast<std::uint64_t>(static_cast<double>(link_bytes[busiest]) / bytes_per_cycle);
+  {
+    const auto& info = net.link_info(busiest);
+    res.busiest_link = net.block_name(info.from.block) + "." + std::to_string(info.from.port) + " -> " +
+                       net.block_name(info.to.block) + "." + std::to_string(info.to.port);
+  }
+
+  // Run: every host starts its program in the same cycle.
+  for (int node = 0; node < sys_->nodes(); ++node) hosts_[node]->load(std::move(b.at(node)));
+  const std::uint64_t start = now();
+  std::uint64_t last_moved = net.flits_moved(), last_change = start;
+  std::uint64_t last_done = 0;
+  while (true) {
+    harness_->run(64);
+    bool all = true;
+    std::uint64_t done_ops = 0;
+    for (auto* h : hosts_) {
+      all = all && h->done();
+      done_ops += h->done() ? 1 : 0;
+    }
+    if (all) break;
+    const std::uint64_t moved = net.flits_moved();
+    if (moved != last_moved || done_ops != last_done) {
+      last_moved = moved;
+      last_done = done_ops;
+      last_change = now();
+    } else if (now() - last_change > s_.stall_cycles) {
+      res.errors.push_back("no progress for " + std::to_string(now() - last_change) + " cycles");
+      for (auto* h : hosts_) {
+        if (!h->done()) {
+          res.errors.push_back("node " + std::to_string(h->node()) + " waits for: " + h->waiting_report());
+          if (res.errors.size() > 8) break;
+        }
+      }
+      break;
+    }
+  }
+  std::uint64_t end = start;
+  for (auto* h : hosts_) {
+    end = std::max(end, h->finished_at());
+    for (const auto& e : h->errors()) res.errors.push_back(e);
+  }
+  res.cycles = end - start;
+  if (sys_->any_error()) res.errors.push_back("a block flagged a credit-protocol error");
+
+  CheckResult check;
+  for (const auto& c : comms_) {
+    for (int r = 0; r < c.size(); ++r) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
+  }
+  res.checked = check.checked;
+  res.wrong = check.wrong;
+  if (check.wrong) res.errors.push_back(std::to_string(check.wrong) + " wrong elements; first: " + check.first_wrong);
+
+  const double seconds = static_cast<double>(res.cycles) / (cfg_.clock_ghz * 1e9);
+  res.microseconds = seconds * 1e6;
+  const double factor = busbw_factor(op, res.ranks);
+  res.algbw = seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0;
+  res.busbw = res.algbw * factor;
+  const double bound_seconds = static_cast<double>(link_bytes[busiest]) / bytes_per_cycle / (cfg_.clock_ghz * 1e9);
+  res.bound_busbw = bound_seconds > 0 ? static_cast<double>(bytes) / bound_seconds / 1e9 * factor : 0;
+  res.bound_fraction = res.bound_busbw > 0 ? res.busbw / res.bound_busbw : 0;
+  res.injection = rails_ * cfg_.link_gbps() / 8.0;
+  res.injection_fraction = res.busbw / res.injection;
+  res.ok = res.errors.empty();
+  res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return res;
+}
+
+nlohmann::json CollectiveResult::json() const {
+  return {{"op", op},
+          {"algo", algo},
+          {"type", type},
+          {"bytes", bytes},
+          {"count", count},
+          {"ranks", ranks},
+          {"communicators", communicators},
+          {"cycles", cycles},
+          {"time_us", microseconds},
+          {"algbw_GBps", algbw},
+          {"busbw_GBps", busbw},
+          {"bound_busbw_GBps", bound_busbw},
+          {"bound_fraction", bound_fraction},
+          {"bound_cycles", bound_cycles},
+          {"busiest_link", busiest_link},
+          {"injection_GBps", injection},
+          {"injection_fraction", injection_fraction},
+          {"puts", puts},
+          {"checked", checked},
+          {"wrong", wrong},
+          {"ok", ok},
+          {"errors", errors},
+          {"wall_seconds", wall_seconds}};
+}
+
+}  // namespace hxemu::sw

@@ -1,0 +1,88 @@
+// CollectiveSession: a system whose accelerators have one NIC per network port and a host running
+// collective schedules, built once and used for many collectives in a row (as a training job
+// would). Each run writes seeded inputs, builds and loads every node's program, runs the emulation
+// until every program finished, checks every result element, and reports nccl-tests figures beside
+// the algorithm's bound.
+//
+// The bound: route every put of the schedule through the system's routing (sysc/route_model.h)
+// and add its bytes to every link it crosses, NIC links included; the busiest link, at full payload
+// bandwidth (flit_bits / 8 bytes per cycle), gives the shortest possible time, hence the highest
+// possible busbw of that algorithm on that machine ("its busbw if every link it drives ran at full
+// payload bandwidth"). For alltoall this is the bound from the pattern's maximum channel load.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sw/collectives/algorithms.h"
+#include "sw/runtime/host_cpu.h"
+#include "sysc/harness.h"
+#include "sysc/nic_node.h"
+#include "sysc/system.h"
+
+namespace hxemu::sw {
+
+struct SessionConfig {
+  std::string group = "all";
+  DataType type = DataType::kInt32;
+  double reduce_cycles_per_byte = 0;     // 0: the memory port (flit_bits / 8 bytes per cycle)
+  std::uint64_t max_bytes = 1 << 20;     // largest collective (sizes host memory)
+  std::uint64_t seed = 1;
+  int rails = 4;                         // NICs per accelerator (one per network port)
+  int memory_latency = 8;                // host-memory read latency, cycles
+  std::uint64_t stall_cycles = 200000;   // no progress this long = stuck
+  sysc::HarnessFactory harness = sysc::make_plain_harness;
+};
+
+struct CollectiveResult {
+  std::string op, algo, type;
+  std::uint64_t bytes = 0, count = 0;
+  int ranks = 0, communicators = 0;
+  std::uint64_t cycles = 0;
+  double microseconds = 0;
+  double algbw = 0, busbw = 0;           // GB/s (1e9 bytes/s), as nccl-tests
+  double bound_busbw = 0;                // GB/s
+  double bound_fraction = 0;             // busbw / bound_busbw
+  double injection = 0;                  // GB/s: the accelerator's network ports at full rate
+  double injection_fraction = 0;         // busbw / injection
+  std::uint64_t bound_cycles = 0;        // busiest link's bytes / link payload bytes per cycle
+  std::string busiest_link;
+  std::uint64_t puts = 0;
+  std::uint64_t checked = 0, wrong = 0;
+  bool ok = false;
+  std::vector<std::string> errors;
+  double wall_seconds = 0;
+  nlohmann::json json() const;
+};
+
+class CollectiveSession {
+ public:
+  CollectiveSession(const sysc::SystemConfig& cfg, const SessionConfig& s);
+  ~CollectiveSession();
+
+  // bytes: the per-node buffer (a multiple of 4); opt.count is derived from it.
+  CollectiveResult run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
+                       BuildOptions opt = {});
+
+  sysc::System& system() { return *sys_; }
+  const std::vector<Communicator>& communicators() const { return comms_; }
+  int rails() const { return rails_; }
+  std::uint64_t now() const { return sys_->net().now(); }
+
+ private:
+  sysc::SystemConfig cfg_;
+  SessionConfig s_;
+  std::unique_ptr<sysc::NicFactory> nics_;
+  std::unique_ptr<sysc::System> sys_;
+  std::vector<std::uint32_t> routes_;
+  std::vector<HostCpu*> hosts_;
+  std::vector<Communicator> comms_;
+  std::unique_ptr<sysc::Harness> harness_;
+  int rails_ = 1;
+};
+
+}  // namespace hxemu::sw

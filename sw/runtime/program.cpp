@@ -1,0 +1,86 @@
+#include "sw/runtime/program.h"
+
+#include <stdexcept>
+
+namespace hxemu::sw {
+
+int Program::add(Op op, std::initializer_list<int> deps) {
+  const int id = static_cast<int>(ops_.size());
+  op.first_dep = static_cast<std::uint32_t>(deps_.size());
+  for (int d : deps) {
+    if (d < 0) continue;   // "no dependency" placeholders
+    if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
+    deps_.push_back(d);
+  }
+  op.deps = static_cast<std::uint32_t>(deps_.size()) - op.first_dep;
+  ops_.push_back(op);
+  return id;
+}
+
+int Program::put(int rail, int peer, std::uint32_t src, std::uint32_t dst, std::uint32_t len,
+                 std::uint16_t tag, std::initializer_list<int> deps) {
+  Op op;
+  op.kind = OpKind::kPut;
+  op.rail = static_cast<std::uint8_t>(rail);
+  op.peer = peer;
+  op.src = src;
+  op.dst = dst;
+  op.len = len;
+  op.tag = tag;
+  return add(op, deps);
+}
+
+int Program::recv(int rail, int peer, std::uint16_t tag, std::initializer_list<int> deps) {
+  Op op;
+  op.kind = OpKind::kRecv;
+  op.rail = static_cast<std::uint8_t>(rail);
+  op.peer = peer;
+  op.tag = tag;
+  return add(op, deps);
+}
+
+int Program::reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+                    std::initializer_list<int> deps) {
+  Op op;
+  op.kind = OpKind::kReduce;
+  op.rail = static_cast<std::uint8_t>(rail);
+  op.dst = dst;
+  op.src = src;
+  op.len = len;
+  return add(op, deps);
+}
+
+int Program::copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+                  std::initializer_list<int> deps) {
+  Op op;
+  op.kind = OpKind::kCopy;
+  op.rail = static_cast<std::uint8_t>(rail);
+  op.dst = dst;
+  op.src = src;
+  op.len = len;
+  return add(op, deps);
+}
+
+int Program::join(const std::vector<int>& deps) {
+  Op op;
+  op.kind = OpKind::kJoin;
+  const int id = add(op, {});
+  for (int d : deps) {
+    if (d < 0) continue;
+    if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
+    deps_.push_back(d);
+    ++ops_.back().deps;
+  }
+  return id;
+}
+
+void Program::depend_last_on(int dep) {
+  if (ops_.empty() || dep < 0) return;
+  Op& op = ops_.back();
+  if (op.first_dep + op.deps != deps_.size()) throw std::logic_error("Program: not the last op");
+  if (dep >= static_cast<int>(ops_.size()) - 1) throw std::logic_error("Program: forward dependency");
+  deps_.push_back(dep);
+  ++op.deps;
+}
+
+}  // namespace hxemu::sw

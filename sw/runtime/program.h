@@ -1,0 +1,57 @@
+// Program: what one node's host does during a collective -- a dependency graph of operations on
+// its NICs and memory. An operation starts when every operation it depends on has finished:
+//   put     post a put on a rail's NIC (len bytes from local src to dst at node peer); finishes at
+//           its local (TX) completion, when its last flit has left the NIC
+//   recv    finishes when the rail's NIC reports message (peer, tag) landed in local memory
+//   reduce  dst[i] += src[i] over len bytes of elements, on the rail's reduction engine (one per
+//           NIC, serial), taking ceil(len * cycles_per_byte) cycles; the data is combined for real
+//   copy    dst = src (len bytes), on the reduction engine likewise
+//   join    finishes at once (groups dependencies)
+// Operations are numbered in creation order and may only depend on earlier ones.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hxemu::sw {
+
+enum class OpKind : std::uint8_t { kPut, kRecv, kReduce, kCopy, kJoin };
+enum class DataType : std::uint8_t { kInt32, kFloat32 };
+
+struct Op {
+  OpKind kind = OpKind::kJoin;
+  std::uint8_t rail = 0;
+  int peer = -1;                 // put: destination node; recv: source node
+  std::uint16_t tag = 0;
+  std::uint32_t src = 0, dst = 0, len = 0;   // byte addresses / length
+  std::uint32_t first_dep = 0, deps = 0;     // range in Program::dep_list
+};
+
+class Program {
+ public:
+  int put(int rail, int peer, std::uint32_t src, std::uint32_t dst, std::uint32_t len,
+          std::uint16_t tag, std::initializer_list<int> deps = {});
+  int recv(int rail, int peer, std::uint16_t tag, std::initializer_list<int> deps = {});
+  int reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+             std::initializer_list<int> deps = {});
+  int copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+           std::initializer_list<int> deps = {});
+  int join(const std::vector<int>& deps);
+  // Adds a dependency to the last created op (for dependency lists built in a loop).
+  void depend_last_on(int dep);
+
+  const std::vector<Op>& ops() const { return ops_; }
+  const std::vector<int>& dep_list() const { return deps_; }
+  int size() const { return static_cast<int>(ops_.size()); }
+  bool empty() const { return ops_.empty(); }
+  // Index of the last op (-1 when empty): what a following phase waits for.
+  int last() const { return static_cast<int>(ops_.size()) - 1; }
+
+ private:
+  int add(Op op, std::initializer_list<int> deps);
+  std::vector<Op> ops_;
+  std::vector<int> deps_;
+};
+
+}  // namespace hxemu::sw
