@@ -8,13 +8,13 @@
 #include <random>
 
 #include "system_test_util.h"
-#include "tb/sc_harness.h"
+#include "sysc/sc_harness.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {
 namespace {
 
-std::vector<std::uint64_t> run(tb::HarnessFactory harness) {
+std::vector<std::uint64_t> run(sysc::HarnessFactory harness) {
   tb::TrafficSystem ts(shipped("hx2mesh-16"), harness);
   std::mt19937_64 rng(99);
   for (int c = 0; c < 3000; c += 10) {
@@ -34,8 +34,8 @@ std::vector<std::uint64_t> run(tb::HarnessFactory harness) {
 }
 
 TEST(HarnessEquivalence, SystemCAndPlainLoopAreBitIdentical) {
-  const auto plain = run(tb::make_plain_harness);
-  const auto sc = run(tb::make_systemc_harness);
+  const auto plain = run(sysc::make_plain_harness);
+  const auto sc = run(sysc::make_systemc_harness);
   ASSERT_GT(plain.size(), 1000u);
   EXPECT_EQ(plain, sc);
 }
