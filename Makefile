@@ -41,7 +41,7 @@ synth: deps deps-synth
 	scripts/synth.sh
 
 bench: build
-	$(BUILD)/hxemu-bench
+	$(BUILD)/hxemu-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -19,7 +19,7 @@ foreach(nl 1 4)
     set(prefix Vhx_board_router_l${nl}_v${v}_w${HX_FLIT_BITS})
     hx_add_model(${prefix} TOP hx_board_router
                  PARAMS NL=${nl} V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS})
-    string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n")
+    string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
     string(APPEND HX_BOARD_ROUTER_ENTRIES
       "  {{\"board_router\", ${ports}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
       "     return std::unique_ptr<BoardRouterBlock>(new BoardRouterModel<${prefix}>(\n"

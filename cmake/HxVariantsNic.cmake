@@ -12,7 +12,7 @@ foreach(v ${HX_NIC_VCS})
   hx_add_model(${prefix} TOP hx_nic
                PARAMS V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS}
                       MAXP=${HX_NIC_MAX_PACKET_FLITS} NODES=${HX_NIC_NODES})
-  string(APPEND HX_REGISTRY_EXTRA_HEADERS "#include \"${prefix}.h\"\n")
+  string(APPEND HX_REGISTRY_EXTRA_HEADERS "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
   string(APPEND hx_nic_entries
     "  {{\"nic\", 1, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
     "     return std::unique_ptr<NicBlock>(new NicModel<${prefix}>(\n"

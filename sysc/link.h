@@ -8,6 +8,7 @@
 // cycle t, whatever order the blocks are stepped in.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,11 @@ namespace hxemu::sysc {
 class Link {
  public:
   explicit Link(int latency = 0);
+  // Movable for containers (not while in use by a harness).
+  Link(Link&& o) noexcept
+      : latency_(o.latency_), mask_(o.mask_), flits_(std::move(o.flits_)),
+        credits_(std::move(o.credits_)), in_flight_(o.in_flight_.load()) {}
+  Link& operator=(Link&&) = delete;
 
   int latency() const { return latency_; }
 
@@ -25,7 +31,7 @@ class Link {
   void send_flit(std::uint64_t now, const Flit& f) {
     Flit& slot = flits_[(now + 1 + latency_) & mask_];
     slot = f;
-    ++in_flight_;
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
   }
   void send_credit(std::uint64_t now, Credit c) {
     credits_[(now + 1 + latency_) & mask_] = c;
@@ -37,7 +43,7 @@ class Link {
     Flit& slot = flits_[now & mask_];
     Flit f = slot;
     slot.valid = false;
-    --in_flight_;
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
     return f;
   }
   // Pointer to the flit arriving now, or nullptr. Call consume_flit() after use.
@@ -47,7 +53,7 @@ class Link {
   }
   void consume_flit(std::uint64_t now) {
     flits_[now & mask_].valid = false;
-    --in_flight_;
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
   }
   bool has_credit(std::uint64_t now) const { return credits_[now & mask_].valid; }
   Credit take_credit(std::uint64_t now) {
@@ -57,15 +63,15 @@ class Link {
     return c;
   }
 
-  // Flits sent and not yet taken.
-  int flits_in_flight() const { return in_flight_; }
+  // Flits sent and not yet taken. (Atomic: sender and receiver may run on different threads.)
+  int flits_in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
 
  private:
   int latency_;
   std::uint64_t mask_;
   std::vector<Flit> flits_;
   std::vector<Credit> credits_;
-  int in_flight_ = 0;
+  std::atomic<int> in_flight_{0};
 };
 
 }  // namespace hxemu::sysc

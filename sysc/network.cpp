@@ -18,6 +18,8 @@ const char* link_class_name(LinkClass c) {
 int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
   BlockEntry e;
   e.ports.resize(block->ports());
+  ticks_skipped_.push_back(0);
+  ticks_done_.push_back(0);
   port_base_.push_back(static_cast<int>(stalls_credit_.size()));
   stalls_credit_.resize(stalls_credit_.size() + block->ports(), 0);
   stalls_sa_.resize(stalls_sa_.size() + block->ports(), 0);
@@ -77,7 +79,7 @@ void Network::step_block(int i, std::uint64_t now) {
     }
   }
   if (!arriving && b.idle()) {
-    ++ticks_skipped_;
+    ++ticks_skipped_[i];
     return;
   }
   b.clear_inputs();
@@ -91,12 +93,20 @@ void Network::step_block(int i, std::uint64_t now) {
     Link& tx = *links_[pl.tx];
     if (tx.has_credit(now)) {
       const Credit c = tx.take_credit(now);
-      --vc_state_[pl.tx * vcs_max_ + c.vc].occupancy;
+      VcState& st = vc_state_[pl.tx * vcs_max_ + c.vc];
+      --st.occupancy;
+      if (st.count) {
+        VcPacket& f = st.ring[st.head];
+        if (--f.flits <= 0 && f.tail_sent) {
+          st.head = (st.head + 1) % static_cast<std::uint32_t>(st.ring.size());
+          --st.count;
+        }
+      }
       b.set_credit_in(p, c);
     }
   }
   b.tick();
-  ++ticks_done_;
+  ++ticks_done_[i];
   if (std::uint64_t bits = b.stall_credit_bits()) {
     for (int p = 0; bits; ++p, bits >>= 1) stalls_credit_[port_base_[i] + p] += bits & 1u;
   }
@@ -117,16 +127,30 @@ void Network::step_block(int i, std::uint64_t now) {
       if (!drop) {
         links_[pl.tx]->send_flit(now, f);
         ++link_flits_[pl.tx];
-        VcOwner& o = vc_state_[pl.tx * vcs_max_ + f.vc];
-        ++o.occupancy;
+        VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
+        ++st.occupancy;
         if (f.head) {
-          // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31) and bits 64-127.
-          o.src = static_cast<int>(f.data[0] >> 16);
-          o.dst = static_cast<int>(f.data[0] & 0xffffu);
-          o.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
-          o.rail = static_cast<int>((f.data[5] >> 16) & 3u);   // hdr::kRail, bits 176-177
+          if (st.count == st.ring.size()) {   // grow, keeping the order
+            std::vector<VcPacket> bigger(std::max<std::size_t>(4, st.ring.size() * 2));
+            for (std::uint32_t k = 0; k < st.count; ++k) bigger[k] = st.ring[(st.head + k) % st.ring.size()];
+            st.ring.swap(bigger);
+            st.head = 0;
+          }
+          VcPacket& pk = st.ring[(st.head + st.count) % st.ring.size()];
+          ++st.count;
+          // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+          pk.src = static_cast<int>(f.data[0] >> 16);
+          pk.dst = static_cast<int>(f.data[0] & 0xffffu);
+          pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+          pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
+          pk.flits = 0;
+          pk.tail_sent = false;
         }
-        o.open = !f.tail;
+        if (st.count) {
+          VcPacket& pk = st.ring[(st.head + st.count - 1) % st.ring.size()];
+          ++pk.flits;
+          pk.tail_sent = f.tail;
+        }
         if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
           head_observer_->head_on_cable(pl.tx, f, now);
         }
@@ -141,6 +165,14 @@ void Network::step() {
   const int n = blocks();
   for (int i = 0; i < n; ++i) step_block(i, now_);
   ++now_;
+}
+
+std::uint64_t Network::ticks_skipped() const {
+  return std::accumulate(ticks_skipped_.begin(), ticks_skipped_.end(), std::uint64_t{0});
+}
+
+std::uint64_t Network::ticks_done() const {
+  return std::accumulate(ticks_done_.begin(), ticks_done_.end(), std::uint64_t{0});
 }
 
 std::uint64_t Network::flits_moved() const {

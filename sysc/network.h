@@ -7,6 +7,7 @@
 // is not ticked at all: its state could not change (see LinkBlock::idle).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,22 +72,32 @@ class Network {
   const std::uint64_t* clock() const { return &now_; }
   void set_now(std::uint64_t now) { now_ = now; }
 
-  // Occupancy of each VC of each directed link as the sender sees it: flits sent minus credits
-  // returned (flits on the link or in the receiver's buffer), and the packet that last took the VC
-  // (its head's source, destination and header bits [64..127]) and whether its tail has passed.
-  struct VcOwner {
-    int occupancy = 0;
-    bool open = false;          // head passed, tail not yet
+  // Each VC of each directed link as the sender sees it: flits sent minus credits returned (flits
+  // on the link or in the receiver's buffer), and the packets those flits belong to, oldest first
+  // (credits come back in the order flits left a VC buffer, so the oldest is the one at the front
+  // of the receiver's buffer). For a watchdog's wait-for report.
+  struct VcPacket {
     int src = -1, dst = -1;
-    std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
     int rail = 0;               // the head's rail field
+    std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
+    int flits = 0;              // of its flits not yet credited back
+    bool tail_sent = false;
   };
-  const VcOwner& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
+  struct VcState {
+    int occupancy = 0;
+    // A ring of packets; it grows (rarely) rather than allocating per packet.
+    std::vector<VcPacket> ring;
+    std::uint32_t head = 0, count = 0;
+    const VcPacket* front() const { return count ? &ring[head] : nullptr; }
+    const VcPacket* back() const { return count ? &ring[(head + count - 1) % ring.size()] : nullptr; }
+    bool open() const { const VcPacket* b = back(); return b && !b->tail_sent; }
+  };
+  const VcState& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
   int vcs_max() const { return vcs_max_; }
 
   // Ticks skipped because a block was idle with nothing arriving (harness statistics).
-  std::uint64_t ticks_skipped() const { return ticks_skipped_; }
-  std::uint64_t ticks_done() const { return ticks_done_; }
+  std::uint64_t ticks_skipped() const;
+  std::uint64_t ticks_done() const;
   // Per block input port: cycles a flit waited for want of a credit / lost switch allocation.
   std::uint64_t stalls_credit(PortRef p) const { return stalls_credit_[port_base_[p.block] + p.port]; }
   std::uint64_t stalls_sa(PortRef p) const { return stalls_sa_[port_base_[p.block] + p.port]; }
@@ -125,15 +136,15 @@ class Network {
   std::vector<LinkInfo> link_info_;
   std::vector<std::uint64_t> link_flits_;
   static constexpr int vcs_max_ = 16;
-  std::vector<VcOwner> vc_state_;
+  std::vector<VcState> vc_state_;
   std::vector<int> port_base_;
   std::vector<std::uint64_t> stalls_credit_, stalls_sa_;
   HeadObserver* head_observer_ = nullptr;
   int fault_link_ = -1;
   LinkFault fault_ = LinkFault::kNone;
   std::uint64_t now_ = 0;
-  std::uint64_t ticks_skipped_ = 0;
-  std::uint64_t ticks_done_ = 0;
+  // Harness statistics, per block (each written only by the thread stepping that block).
+  std::vector<std::uint64_t> ticks_skipped_, ticks_done_;
 };
 
 }  // namespace hxemu::sysc

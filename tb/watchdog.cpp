@@ -58,34 +58,40 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
     const auto& info = net.link_info(l);
     for (int v = 0; v < net.block(info.from.block).vcs() && v < net.vcs_max(); ++v) {
       const auto& st = net.vc_state(l, v);
-      if (st.occupancy <= 0 && !st.open) continue;
+      if (st.occupancy <= 0 && !st.open()) continue;
       ++held;
       if (lines >= max_lines) continue;
       ++lines;
+      const auto* front = st.front();
       os << "  " << port_label(sys, info.from) << " -> " << port_label(sys, info.to) << " VC " << v
-         << " (class " << sys.vc_plan().vc_class[v] << "): " << st.occupancy
-         << " flits buffered; held by packet " << st.key << " (" << st.src << " -> " << st.dst
-         << (st.open ? ", tail not yet through" : ", tail through") << ")";
-      // Where the packet at this VC wants to go next, and whether that link has room.
-      if (sys.block_kind(info.to.block) != sysc::System::BlockKind::kTerminal && st.dst >= 0 &&
-          st.dst < sys.nodes()) {
+         << " (class " << sys.vc_plan().vc_class[v] << "): " << st.occupancy << " flits buffered";
+      if (front) {
+        os << ", held by packet " << front->key << " (" << front->src << " -> " << front->dst
+           << ") at the front";
+        if (st.count > 1) os << " and " << (st.count - 1) << " more behind it";
+        if (st.open()) os << "; the VC is owned by packet " << st.back()->key << " until its tail passes";
+      }
+      // Where the packet at the front wants to go next, and whether that link has room.
+      if (front && sys.block_kind(info.to.block) != sysc::System::BlockKind::kTerminal &&
+          front->dst >= 0 && front->dst < sys.nodes()) {
         sysc::RouteDecision r;
         const int cls = sys.vc_plan().vc_class[v];
         if (sys.block_kind(info.to.block) == sysc::System::BlockKind::kRouter) {
           r = sysc::route_board(sys.router_setup(info.to.block), info.to.port, cls,
-                                sys.route_of(st.dst), st.rail, net.block(info.to.block).ports() - 4);
+                                sys.route_of(front->dst), front->rail, net.block(info.to.block).ports() - 4);
         } else {
-          r = sysc::route_tree(sys.switch_setup(info.to.block), net.block(info.to.block).ports(),
-                               cls, st.dst, sys.route_of(st.dst));
+          r = sysc::route_tree(sys.switch_setup(info.to.block), net.block(info.to.block).ports(), cls,
+                               front->dst, sys.route_of(front->dst));
         }
         const int next = net.link_out({info.to.block, r.port});
         if (next >= 0) {
           os << "; waits for a credit on " << port_label(sys, net.link_info(next).from) << " -> "
              << port_label(sys, net.link_info(next).to) << " class " << r.out_class << " (VCs:";
+          const auto allowed = sys.vc_plan().class_vcs[r.out_class & 3];
           for (int w = 0; w < net.block(info.to.block).vcs(); ++w) {
-            if (sys.vc_plan().vc_class[w] != r.out_class) continue;
+            if (!((allowed >> w) & 1u)) continue;
             const auto& nst = net.vc_state(next, w);
-            os << " " << w << "=" << nst.occupancy << (nst.open ? "/owned" : "");
+            os << " " << w << "=" << nst.occupancy << (nst.open() ? "/owned" : "");
           }
           os << ")";
         }
@@ -101,7 +107,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
   std::ostringstream tail;
   std::size_t shown = 0;
   for (const auto& r : sb.records()) {
-    if (r.deliveries > 0) continue;
+    if (r.deliveries > 0 || r.withdrawn) continue;
     if (shown++ >= 5) break;
     tail << "  " << sb.history(r.spec.id) << "\n";
   }

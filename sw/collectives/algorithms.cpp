@@ -86,20 +86,21 @@ void allreduce(ScheduleBuilder& b, const std::string& algo, const Communicator& 
                const BuildOptions& opt) {
   const Span all{0, static_cast<std::uint32_t>(opt.count * 4)};
   const int n = c.size();
+  const std::uint32_t bank = opt.bank ? b.layout().scratch_bank : 0;
+  const std::uint32_t other_bank = opt.bank ? 0 : b.layout().scratch_bank;
   if (algo == "ring") {
-    ring_allreduce(b, ring_order_for(c), 0, all, 0, {}, opt);
+    ring_allreduce(b, ring_order_for(c), 0, all, bank, {}, opt);
   } else if (algo == "biring") {
     const auto halves = split_elems(0, opt.count, 2);
     const auto order = ring_order_for(c);
-    ring_allreduce(b, order, rail_for(0, opt), halves[0], 0, {}, opt);
-    ring_allreduce(b, reversed(order), rail_for(1, opt), halves[1], 0, {}, opt);
+    ring_allreduce(b, order, rail_for(0, opt), halves[0], bank, {}, opt);
+    ring_allreduce(b, reversed(order), rail_for(1, opt), halves[1], bank, {}, opt);
   } else if (algo == "torus2d") {
     if (c.rows < 2 || c.cols < 2) {
       throw std::invalid_argument("allreduce torus2d needs a 2D communicator (rows and columns of at "
                                   "least 2), this one is " + std::to_string(c.rows) + "x" + std::to_string(c.cols));
     }
     const auto q = split_elems(0, opt.count, 4);
-    const std::uint32_t bank2 = b.layout().bytes == 0 ? 0 : b.layout().scratch_bank;
     // Quarter i: (first dimension, direction) -- 0,1: rows first; 2,3: columns first; odd ones run
     // their rings backwards. Rails by sending direction: row +, row -, column +, column -.
     for (int i = 0; i < 4; ++i) {
@@ -115,7 +116,7 @@ void allreduce(ScheduleBuilder& b, const std::string& algo, const Communicator& 
           std::vector<int> order = rows ? row_order(c, k) : col_order(c, k);
           if (backward) order = reversed(order);
           const auto start = phase == 0 ? std::vector<int>{} : starts_for(order, after_first);
-          const auto done = ring_allreduce(b, order, rail, q[i], phase == 0 ? 0 : bank2, start, opt);
+          const auto done = ring_allreduce(b, order, rail, q[i], phase == 0 ? bank : other_bank, start, opt);
           for (std::size_t p = 0; p < order.size(); ++p) done_of_node[order[p]] = done[p];
         }
         after_first = done_of_node;
@@ -125,10 +126,10 @@ void allreduce(ScheduleBuilder& b, const std::string& algo, const Communicator& 
     const auto a = hamiltonian_a(c);
     const auto bb = hamiltonian_b(c);
     const auto q = split_elems(0, opt.count, 4);
-    ring_allreduce(b, a, rail_for(0, opt), q[0], 0, {}, opt);
-    ring_allreduce(b, reversed(a), rail_for(1, opt), q[1], 0, {}, opt);
-    ring_allreduce(b, bb, rail_for(2, opt), q[2], 0, {}, opt);
-    ring_allreduce(b, reversed(bb), rail_for(3, opt), q[3], 0, {}, opt);
+    ring_allreduce(b, a, rail_for(0, opt), q[0], bank, {}, opt);
+    ring_allreduce(b, reversed(a), rail_for(1, opt), q[1], bank, {}, opt);
+    ring_allreduce(b, bb, rail_for(2, opt), q[2], bank, {}, opt);
+    ring_allreduce(b, reversed(bb), rail_for(3, opt), q[3], bank, {}, opt);
   } else if (algo == "halving-doubling") {
     if ((n & (n - 1)) != 0) {
       throw std::invalid_argument("allreduce halving-doubling needs a power-of-two communicator, this "
@@ -162,7 +163,7 @@ void allreduce(ScheduleBuilder& b, const std::string& algo, const Communicator& 
           const int partner = r ^ d;
           const Span give = kept[partner];
           for (const Span& ch : chunk_span(give, auto_chunk(opt, give.len))) {
-            const std::uint32_t at = L.scratch + pieces[part].offset + area + (ch.offset - give.offset);
+            const std::uint32_t at = L.scratch + bank + pieces[part].offset + area + (ch.offset - give.offset);
             const auto m = b.send(rail, c.nodes[r], c.nodes[partner], L.data + ch.offset, at, ch.len);
             for (int dep : ready[r]) b.at(c.nodes[r]).depend_last_on(dep);
             const int red = b.at(c.nodes[partner]).reduce(rail, L.data + ch.offset, at, ch.len, {m.recv});

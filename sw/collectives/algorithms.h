@@ -41,6 +41,8 @@ struct BuildOptions {
   int rails = 4;                    // NICs per node available
   int root = 0;                     // broadcast root rank
   int micro_batches = 4;            // sendrecv pipeline depth
+  int bank = 0;                     // scratch bank (0/1) for the (first) reduction phase: collectives
+                                    // that follow each other on the same nodes alternate banks
 };
 
 // Builds the schedule of `algo` for every communicator into `b` (programs indexed by node id).

@@ -56,6 +56,8 @@ std::uint32_t get_word(const sysc::HostMemory& m, std::uint32_t addr) {
 
 }  // namespace
 
+std::uint32_t input_word(const DataSpec& d, int node, std::uint64_t i) { return input_bits(d, node, i); }
+
 std::uint32_t alltoall_stride_bytes(std::uint64_t count, int n) {
   return static_cast<std::uint32_t>((count + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n) * 4);
 }

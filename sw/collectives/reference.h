@@ -29,6 +29,9 @@ struct DataSpec {
 // ceil(count / n) (pieces are blk[r] long, which differ by at most one element between ranks).
 std::uint32_t alltoall_stride_bytes(std::uint64_t count, int n);
 
+// Input element i of `node`, as raw 32 bits (int32 or float32 per d.type).
+std::uint32_t input_word(const DataSpec& d, int node, std::uint64_t i);
+
 void write_inputs(sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& d,
                   const Communicator& c, int rank);
 

@@ -97,42 +97,10 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
                        net.block_name(info.to.block) + "." + std::to_string(info.to.port);
   }
 
-  // Run: every host starts its program in the same cycle.
-  for (int node = 0; node < sys_->nodes(); ++node) hosts_[node]->load(std::move(b.at(node)));
-  const std::uint64_t start = now();
-  std::uint64_t last_moved = net.flits_moved(), last_change = start;
-  std::uint64_t last_done = 0;
-  while (true) {
-    harness_->run(64);
-    bool all = true;
-    std::uint64_t done_ops = 0;
-    for (auto* h : hosts_) {
-      all = all && h->done();
-      done_ops += h->done() ? 1 : 0;
-    }
-    if (all) break;
-    const std::uint64_t moved = net.flits_moved();
-    if (moved != last_moved || done_ops != last_done) {
-      last_moved = moved;
-      last_done = done_ops;
-      last_change = now();
-    } else if (now() - last_change > s_.stall_cycles) {
-      res.errors.push_back("no progress for " + std::to_string(now() - last_change) + " cycles");
-      for (auto* h : hosts_) {
-        if (!h->done()) {
-          res.errors.push_back("node " + std::to_string(h->node()) + " waits for: " + h->waiting_report());
-          if (res.errors.size() > 8) break;
-        }
-      }
-      break;
-    }
-  }
-  std::uint64_t end = start;
-  for (auto* h : hosts_) {
-    end = std::max(end, h->finished_at());
-    for (const auto& e : h->errors()) res.errors.push_back(e);
-  }
-  res.cycles = end - start;
+  const auto finish = execute(b, res.errors);
+  std::uint64_t end = 0;
+  for (auto f : finish) end = std::max(end, f);
+  res.cycles = end;
   if (sys_->any_error()) res.errors.push_back("a block flagged a credit-protocol error");
 
   CheckResult check;
@@ -156,6 +124,46 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   res.ok = res.errors.empty();
   res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return res;
+}
+
+std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::vector<std::string>& errors) {
+  auto& net = sys_->net();
+  // Every host starts its program in the same cycle.
+  for (int node = 0; node < sys_->nodes(); ++node) hosts_[node]->load(std::move(b.at(node)));
+  const std::uint64_t start = now();
+  std::uint64_t last_moved = net.flits_moved(), last_change = start;
+  std::uint64_t last_done = 0;
+  while (true) {
+    harness_->run(64);
+    bool all = true;
+    std::uint64_t done_hosts = 0;
+    for (auto* h : hosts_) {
+      all = all && h->done();
+      done_hosts += h->done() ? 1 : 0;
+    }
+    if (all) break;
+    const std::uint64_t moved = net.flits_moved();
+    if (moved != last_moved || done_hosts != last_done) {
+      last_moved = moved;
+      last_done = done_hosts;
+      last_change = now();
+    } else if (now() - last_change > s_.stall_cycles) {
+      errors.push_back("no progress for " + std::to_string(now() - last_change) + " cycles");
+      for (auto* h : hosts_) {
+        if (!h->done()) {
+          errors.push_back("node " + std::to_string(h->node()) + " waits for: " + h->waiting_report());
+          if (errors.size() > 8) break;
+        }
+      }
+      break;
+    }
+  }
+  std::vector<std::uint64_t> finish;
+  for (auto* h : hosts_) {
+    finish.push_back(h->finished_at() >= start ? h->finished_at() - start : 0);
+    for (const auto& e : h->errors()) errors.push_back(e);
+  }
+  return finish;
 }
 
 nlohmann::json CollectiveResult::json() const {

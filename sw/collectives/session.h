@@ -68,6 +68,12 @@ class CollectiveSession {
   CollectiveResult run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
                        BuildOptions opt = {});
 
+  // Lower level, for schedules built elsewhere (training jobs): loads every node's program from
+  // `b`, runs until all finished (or stalled), and returns the cycle each node finished, relative
+  // to the common start; errors go to `errors`.
+  std::vector<std::uint64_t> execute(ScheduleBuilder& b, std::vector<std::string>& errors);
+  sysc::HostMemory& memory(int node) { return nics_->memory(node); }
+
   sysc::System& system() { return *sys_; }
   const std::vector<Communicator>& communicators() const { return comms_; }
   int rails() const { return rails_; }

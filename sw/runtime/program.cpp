@@ -12,6 +12,7 @@ int Program::add(Op op, std::initializer_list<int> deps) {
     if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
     deps_.push_back(d);
   }
+  if (gate_ >= 0) deps_.push_back(gate_);
   op.deps = static_cast<std::uint32_t>(deps_.size()) - op.first_dep;
   ops_.push_back(op);
   return id;
@@ -64,7 +65,7 @@ int Program::copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t 
 int Program::join(const std::vector<int>& deps) {
   Op op;
   op.kind = OpKind::kJoin;
-  const int id = add(op, {});
+  const int id = add(op, {});   // (carries the gate, if any)
   for (int d : deps) {
     if (d < 0) continue;
     if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");

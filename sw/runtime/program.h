@@ -40,6 +40,10 @@ class Program {
   int join(const std::vector<int>& deps);
   // Adds a dependency to the last created op (for dependency lists built in a loop).
   void depend_last_on(int dep);
+  // Every op created from now on also depends on `gate` (-1: none): sequences phases built by code
+  // that does not know about each other (e.g. the collectives of a training step).
+  void set_gate(int gate) { gate_ = gate; }
+  int gate() const { return gate_; }
 
   const std::vector<Op>& ops() const { return ops_; }
   const std::vector<int>& dep_list() const { return deps_; }
@@ -52,6 +56,7 @@ class Program {
   int add(Op op, std::initializer_list<int> deps);
   std::vector<Op> ops_;
   std::vector<int> deps_;
+  int gate_ = -1;
 };
 
 }  // namespace hxemu::sw

@@ -52,7 +52,7 @@ struct Options {
   double load = 0.3;
   std::uint64_t seed = 1;
   std::uint64_t warmup = 1000;
-  std::uint64_t measure = 20000;
+  std::uint64_t measure = 50000;
   int repeat = 3;
   std::string harness = "both";
   std::string json;
@@ -61,6 +61,12 @@ struct Options {
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A measurement process that failed; status 2 means it rejected its input.
+struct ChildFailed : std::runtime_error {
+  ChildFailed(const std::string& what, int status) : std::runtime_error(what), status(status) {}
+  int status;
 };
 
 hxemu::tb::TrafficRunConfig run_config(const Options& o) {
@@ -140,11 +146,12 @@ Measurement spawn_measurement(const std::vector<std::string>& args) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error(
+    throw ChildFailed(
         WIFSIGNALED(status)
             ? fmt::format("measurement process died of signal {} ({})", WTERMSIG(status),
                           strsignal(WTERMSIG(status)))
-            : fmt::format("measurement process exited with status {}", WEXITSTATUS(status)));
+            : fmt::format("measurement process exited with status {}", WEXITSTATUS(status)),
+        WIFEXITED(status) ? WEXITSTATUS(status) : 1);
   }
   const auto at = out.find(kResultTag);
   if (at == std::string::npos) throw std::runtime_error("measurement process printed no result");
@@ -416,6 +423,10 @@ int run_parent(const Options& o, const std::string& command_line) {
         Measurement m;
         try {
           m = spawn_measurement(child_args(o, c.path, h.key));
+        } catch (const ChildFailed& e) {
+          fmt::print("FAILED\n");
+          fmt::print(stderr, "hxemu-bench: error: {} {}: {}\n", c.cfg.name, h.key, e.what());
+          return e.status == 2 ? 2 : 1;
         } catch (const std::exception& e) {
           fmt::print("FAILED\n");
           fmt::print(stderr, "hxemu-bench: error: {} {}: {}\n", c.cfg.name, h.key, e.what());
@@ -466,16 +477,24 @@ int sc_main(int argc, char** argv) {
                  "system configuration (JSON), repeatable (default: configs/mesh-8x8.json and "
                  "configs/hx2mesh-64.json)");
   app.add_option("--set", o.sets, "override a configuration field, e.g. router.vcs_per_class=4");
-  app.add_option("--pattern", o.pattern, "traffic pattern (as hxemu traffic)");
-  app.add_option("--load", o.load, "offered flits per node per cycle")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P");
-  app.add_option("--seed", o.seed, "random seed");
-  app.add_option("--warmup", o.warmup, "warm-up cycles")->check(CLI::Range(0, 100000000));
+  app.add_option("--pattern", o.pattern, "traffic pattern (as hxemu traffic)")
+      ->capture_default_str();
+  app.add_option("--load", o.load, "offered flits per node per cycle")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  app.add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P")
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "random seed")
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "warm-up cycles")
+      ->capture_default_str()->check(CLI::Range(0, 100000000));
   app.add_option("--measure", o.measure, "measured cycles (the run then drains)")
+      ->capture_default_str()
       ->check(CLI::Range(1, 100000000));
   app.add_option("--repeat", o.repeat, "runs per configuration and harness; the median counts")
+      ->capture_default_str()
       ->check(CLI::Range(1, 100));
   app.add_option("--harness", o.harness, "both, plain or systemc")
+      ->capture_default_str()
       ->check(CLI::IsMember({"both", "plain", "systemc"}));
   app.add_option("--json", o.json, "write every figure and the reproducibility stamps to FILE");
   app.add_option("--child", o.child, "internal: one measurement in this process")

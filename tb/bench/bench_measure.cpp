@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "tb/sc_harness.h"
+#include "sysc/sc_harness.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::tb::bench {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sysc/system_config.h"
-#include "tb/harness.h"
+#include "sysc/harness.h"
 #include "tb/traffic/traffic_run.h"
 
 namespace hxemu::tb::bench {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "sw/collectives/session.h"
+#include "sysc/parallel_harness.h"
 #include "sysc/sc_harness.h"
 #include "sysc/system_config.h"
 #include "tb/cli/collective_report.h"
@@ -27,6 +28,10 @@ struct Opts {
   int root = 0, micro_batches = 4;
 };
 
+std::unique_ptr<sysc::Harness> parallel_harness(sysc::System& sys) {
+  return sysc::make_parallel_harness(sys);
+}
+
 int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
   check_writable({o.json, o.csv, o.plot});
@@ -44,12 +49,15 @@ int run(const Opts& o) {
   sc.reduce_cycles_per_byte = o.reduce_cost;
   sc.max_bytes = sizes.back();
   sc.seed = o.seed;
-  sc.harness = o.harness == "plain" ? sysc::make_plain_harness : sysc::make_systemc_harness;
+  sc.harness = o.harness == "plain"      ? sysc::make_plain_harness
+               : o.harness == "parallel" ? parallel_harness
+                                         : sysc::make_systemc_harness;
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} on {} ({} communicator{} of {} ranks), {} elements, {} harness, seed {}\n", cfg.name,
              o.op, o.group, session.communicators().size(),
              session.communicators().size() > 1 ? "s" : "", session.communicators().front().size(),
-             o.type, o.harness == "plain" ? "plain C++" : "SystemC", o.seed);
+             o.type, o.harness == "plain" ? "plain C++" : o.harness == "parallel" ? "parallel C++" : "SystemC",
+             o.seed);
   CollectiveTable table(cfg, o.op);
   table.print_header();
   bool ok = true;
@@ -104,7 +112,10 @@ void add_collective(CLI::App& app, Action& action) {
   sub->add_option("--root", o->root, "broadcast root rank")->check(CLI::Range(0, 65535));
   sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
   sub->add_option("--seed", o->seed, "input data seed");
-  sub->add_option("--harness", o->harness, "systemc or plain")->check(CLI::IsMember({"systemc", "plain"}));
+  sub->add_option("--harness", o->harness,
+                  "systemc (board and tree modules), plain (C++ loop) or parallel (C++, all cores; "
+                  "bit-identical results)")
+      ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
   sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");

@@ -38,6 +38,7 @@ int print_router_demo(const tb::RouterDemoConfig& cfg) {
 void add_router_demo(CLI::App& app, Action& action) {
   auto cfg = std::make_shared<tb::RouterDemoConfig>();
   auto* sub = app.add_subcommand("router-demo", "one board router under random traffic");
+  sub->alias("router");
   sub->add_option("--vcs", cfg->vcs, "VCs per port")->check(CLI::IsMember({2, 4, 8}));
   sub->add_option("--depth", cfg->depth, "buffer depth per VC (flits)")->check(CLI::Range(1, 32));
   sub->add_option("--load", cfg->load, "offered flits per input per cycle")->check(CLI::Range(0.0, 1.0));

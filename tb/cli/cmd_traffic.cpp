@@ -175,13 +175,12 @@ int run_sweep_cmd(const TrafficOpts& o) {
              cfg.name, o.pattern, o.packet_flits, o.loads, o.warmup, o.measure, o.seed);
   print_point_header();
   const bool tty = ::isatty(2);
+  double zero_model = 0;
   const auto res = tb::run_sweep(
       cfg, sc, harness_of(o), [&](std::size_t i, const tb::TrafficRunResult& r) {
         if (tty) fmt::print(stderr, "\r");
-        const double zero = r.zero_load_packet_latency;
-        const bool sat = r.saturated || r.accepted < 0.98 * r.cfg.load ||
-                         (zero > 0 && r.packet_latency.mean() > 5 * zero);
-        print_point(r, sat);
+        print_point(r, tb::point_saturated(r, i == 0 ? r.zero_load_packet_latency : zero_model, sc));
+        if (i == 0) zero_model = r.zero_load_packet_latency;
         print_errors(r);
         if (tty && i + 1 < sc.loads.size()) {
           fmt::print(stderr, "  running load {:.3f} ...", sc.loads[i + 1]);

@@ -23,12 +23,14 @@ int sc_main(int argc, char** argv) {
   CLI::App app{"hxemu: cycle-accurate RTL emulator of HammingMesh networks"};
   app.require_subcommand(1);
   Action action;
+  add_run(app, action);
   add_router_demo(app, action);
   add_describe(app, action);
   add_pairs(app, action);
   add_traffic(app, action);
   add_sweep(app, action);
   add_collective(app, action);
+  add_jobs(app, action);
 
   try {
     app.parse(argc, argv);

@@ -25,6 +25,9 @@ int parse_len(const std::string& s, const std::string& spec, int max_flits) {
 }  // namespace
 
 PacketSize::PacketSize(const std::string& spec, int max_flits) : spec_(spec) {
+  if (spec.empty() || spec.back() == ':') {
+    throw std::invalid_argument("packet length '" + spec + "' not understood (forms: N, uniform:MIN:MAX, bimodal:A:B:P)");
+  }
   std::vector<std::string> parts;
   std::string cur;
   std::istringstream in(spec);
@@ -42,7 +45,9 @@ PacketSize::PacketSize(const std::string& spec, int max_flits) : spec_(spec) {
     a_ = parse_len(parts[1], spec, max_flits);
     b_ = parse_len(parts[2], spec, max_flits);
     try {
-      p_ = std::stod(parts[3]);
+      std::size_t used = 0;
+      p_ = std::stod(parts[3], &used);
+      if (used != parts[3].size()) p_ = -1;
     } catch (const std::exception&) {
       p_ = -1;
     }

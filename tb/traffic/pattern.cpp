@@ -79,12 +79,14 @@ TrafficPattern::TrafficPattern(const std::string& spec, const LogicalGrid& grid,
       throw std::invalid_argument("pattern hotspot needs hotspot:FRACTION:NODE[,NODE...], e.g. hotspot:0.2:0,63");
     }
     try {
-      hot_fraction_ = std::stod(parts[1]);
+      std::size_t used = 0;
+      hot_fraction_ = std::stod(parts[1], &used);
+      if (used != parts[1].size()) hot_fraction_ = -1;
     } catch (const std::exception&) {
       throw std::invalid_argument("pattern hotspot: fraction '" + parts[1] + "' is not a number in 0..1");
     }
     if (!(hot_fraction_ >= 0 && hot_fraction_ <= 1)) {
-      throw std::invalid_argument("pattern hotspot: fraction must be in 0..1, got " + parts[1]);
+      throw std::invalid_argument("pattern hotspot: fraction '" + parts[1] + "' is not a number in 0..1");
     }
     for (const auto& t : split(parts[2], ',')) {
       int node = -1;

@@ -9,6 +9,9 @@
 namespace hxemu::tb {
 
 std::vector<double> parse_loads(const std::string& spec) {
+  if (spec.empty() || spec.back() == ',' || spec.back() == ':' || spec.front() == ',' || spec.front() == ':') {
+    throw std::invalid_argument("--loads '" + spec + "': an empty field (forms: START:END:STEP or a comma list)");
+  }
   auto number = [&](const std::string& s) {
     std::size_t used = 0;
     double v = 0;
@@ -48,6 +51,11 @@ std::vector<double> parse_loads(const std::string& spec) {
   return out;
 }
 
+bool point_saturated(const TrafficRunResult& r, double zero_load, const SweepConfig& cfg) {
+  return r.saturated || r.accepted < (1.0 - cfg.tolerance) * r.offered ||
+         (zero_load > 0 && r.packet_latency.mean() > cfg.latency_limit * zero_load);
+}
+
 SweepResult run_sweep(const sysc::SystemConfig& sys_cfg, const SweepConfig& cfg,
                       HarnessFactory harness,
                       const std::function<void(std::size_t, const TrafficRunResult&)>& on_point) {
@@ -63,11 +71,17 @@ SweepResult run_sweep(const sysc::SystemConfig& sys_cfg, const SweepConfig& cfg,
       res.zero_load_model = r.zero_load_packet_latency;
     }
     const double zero = res.zero_load_model > 0 ? res.zero_load_model : r.zero_load_packet_latency;
-    const bool sat = r.saturated || r.accepted < (1.0 - cfg.tolerance) * rc.load ||
-                     (zero > 0 && r.packet_latency.mean() > cfg.latency_limit * zero);
+    // Against the load actually generated in the window (Bernoulli noise makes it differ from the
+    // configured one at low loads).
+    const bool sat = point_saturated(r, zero, cfg);
     res.clean = res.clean && r.clean;
-    res.saturation_throughput = std::max(res.saturation_throughput, r.accepted);
-    if (!sat && past < 0) res.last_unsaturated_load = rc.load;
+    if (!sat && past < 0) {
+      res.last_unsaturated_load = rc.load;
+      res.saturation_throughput = std::max(res.saturation_throughput, r.accepted);
+    }
+    // The throughput at saturation: what the network accepts at the first saturated load (past it,
+    // flows that avoid the bottleneck can still grow, so the curve's maximum overstates it).
+    if (sat && past < 0) res.saturation_throughput = r.accepted;
     if (on_point) on_point(i, r);
     res.points.push_back(std::move(r));
     res.point_saturated.push_back(sat);

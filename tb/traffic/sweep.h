@@ -2,7 +2,8 @@
 // A point is saturated when the network accepts less than it is offered (accepted below
 // (1 - tolerance) x offered load, or measured packets still undelivered after the drain limit) or
 // its mean packet latency exceeds latency_limit x the zero-load latency. The saturation throughput
-// is the largest accepted throughput of the curve.
+// is what the network accepts at the first saturated load (the largest accepted throughput when
+// the load range never saturates).
 #pragma once
 
 #include <functional>
@@ -36,6 +37,9 @@ struct SweepResult {
   nlohmann::json json() const;
   std::string csv() const;
 };
+
+// The saturation test above for one point (zero_load: the curve's zero-load packet latency).
+bool point_saturated(const TrafficRunResult& r, double zero_load, const SweepConfig& cfg);
 
 // "0.05:0.8:0.05" -> 0.05, 0.10, ..., 0.80; or a comma list "0.1,0.2,0.5". Throws
 // std::invalid_argument naming the spec.

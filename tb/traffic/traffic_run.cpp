@@ -158,9 +158,12 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     plant_link_fault();
     advance_to(w1);
   }
-  if (!deadlocked) {
-    for (int i = 0; i < n; ++i) rx_at_w1[i] = ts.endpoint(i).flits_received();
+  // If the window was cut short by a deadlock, accepted throughput is over the part that ran.
+  for (int i = 0; i < n; ++i) {
+    rx_at_w1[i] = ts.endpoint(i).flits_received();
+    if (ts.now() < w0) rx_at_w0[i] = rx_at_w1[i];   // stopped in the warm-up: nothing measured
   }
+  const std::uint64_t window_end = std::max<std::uint64_t>(w0 + 1, std::min(ts.now(), w1));
   std::vector<std::uint64_t> window_link_flits(net.links());
   for (int l = 0; l < net.links(); ++l) window_link_flits[l] = net.link_flits(l);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> window_stalls;
@@ -218,12 +221,12 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   res.block_ticks_skipped = net.ticks_skipped();
 
   // ---- statistics -----------------------------------------------------------------------------
-  const double window = static_cast<double>(cfg.measure);
-  res.offered = static_cast<double>(generated_in_window) / n / window;
+  const double window = static_cast<double>(window_end - w0);
+  res.offered = static_cast<double>(generated_in_window) / n / static_cast<double>(cfg.measure);
   double acc_sum = 0;
   res.accepted_min = 1e30;
   for (int i = 0; i < n; ++i) {
-    const double a = static_cast<double>(rx_at_w1[i] - rx_at_w0[i]) / window;
+    const double a = static_cast<double>(rx_at_w1[i] >= rx_at_w0[i] ? rx_at_w1[i] - rx_at_w0[i] : 0) / window;
     acc_sum += a;
     res.accepted_min = std::min(res.accepted_min, a);
     res.accepted_max = std::max(res.accepted_max, a);
