@@ -6,34 +6,30 @@
 #include <stdexcept>
 #include <string>
 
-#include "sysc/link_ports.h"
 #include "sysc/nic.h"
-#include "sysc/verilated_context.h"
+#include "sysc/verilated_block.h"
 
 namespace hxemu::sysc {
 
 template <class M>
-class NicModel final : public NicBlock {
+class NicModel final : public VerilatedBlock<M, NicBlock> {
+  using Base = VerilatedBlock<M, NicBlock>;
+  using Base::flit_bits_;
+  using Base::m_;
+  using Base::vcs_;
+
  public:
   NicModel(int vcs, int flit_bits, int slots, int max_packet_flits, int max_nodes)
-      : m_(std::make_unique<M>(verilated_context())),
-        io_(*m_, 1, vcs, flit_bits),
-        vcs_(vcs),
-        flit_bits_(flit_bits),
+      : Base(1, vcs, flit_bits),
         slots_(slots),
         maxp_(max_packet_flits),
         nodes_(max_nodes) {
-    m_->clk_i = 0;
-    m_->rst_i = 1;
     m_->txc_ready_i = 0;
     m_->rxc_ready_i = 0;
     clear_inputs();
     m_->eval();
   }
 
-  int ports() const override { return 1; }
-  int vcs() const override { return vcs_; }
-  int flit_bits() const override { return flit_bits_; }
   int buffer_slots() const override { return slots_; }
   int max_packet_flits() const override { return maxp_; }
   int max_nodes() const override { return nodes_; }
@@ -59,30 +55,18 @@ class NicModel final : public NicBlock {
     m_->pkt_flits_i = static_cast<std::uint8_t>(s.pkt_flits);
     m_->inj_vcs_i = s.inj_vcs;
     m_->inj_depth_i = static_cast<std::uint8_t>(s.inj_depth);
-    clear_inputs();
     m_->rd_req_ready_i = 0;
     m_->wr_ready_i = 0;
-    m_->rst_i = 1;
-    io_.tick();
-    io_.tick();
-    m_->rst_i = 0;
+    this->pulse_reset();
   }
 
   void clear_inputs() override {
-    io_.clear_inputs();
+    Base::clear_inputs();
     m_->cmd_valid_i = 0;
     m_->rd_resp_valid_i = 0;
   }
-  void set_flit_in(int p, const Flit& f) override { io_.set_flit_in(p, f); }
-  void set_credit_in(int p, Credit c) override { io_.set_credit_in(p, c); }
-  void tick() override { io_.tick(); }
-  bool flit_out(int p, Flit& f) const override { return io_.flit_out(p, f); }
-  bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
-  Credit credit_out(int p) const override { return io_.credit_out(p); }
-  bool idle() const override { return m_->idle_o != 0; }
-  // Until the NIC has a drained output of its own: idle (nothing queued or in flight inside it).
+  // The NIC's idle_o already means nothing queued or in flight inside it.
   bool drained() const override { return m_->idle_o != 0; }
-  bool error() const override { return m_->error_o != 0; }
 
   bool cmd_ready() const override { return m_->cmd_ready_o != 0; }
   void set_cmd(const NicCommand& c) override {
@@ -138,10 +122,6 @@ class NicModel final : public NicBlock {
   }
 
  private:
-  std::unique_ptr<M> m_;
-  LinkPorts<M> io_;
-  int vcs_;
-  int flit_bits_;
   int slots_;
   int maxp_;
   int nodes_;

@@ -1,79 +1,46 @@
 // SwitchModel<M>: a SwitchBlock backed by the verilated hx_switch variant M.
 #pragma once
 
-#include <memory>
-
-#include "sysc/link_ports.h"
 #include "sysc/switch_block.h"
-#include "sysc/verilated_context.h"
+#include "sysc/verilated_block.h"
 
 namespace hxemu::sysc {
 
 template <class M>
-class SwitchModel final : public SwitchBlock {
+class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
+  using Base = VerilatedBlock<M, SwitchBlock>;
+
  public:
-  SwitchModel(int radix, int vcs, int flit_bits, int slots)
-      : m_(std::make_unique<M>(verilated_context())),
-        io_(*m_, radix, vcs, flit_bits),
-        radix_(radix),
-        vcs_(vcs),
-        flit_bits_(flit_bits),
-        slots_(slots) {
-    m_->clk_i = 0;
-    m_->rst_i = 1;
-    m_->eval();
+  SwitchModel(int radix, int vcs, int flit_bits, int slots) : Base(radix, vcs, flit_bits), slots_(slots) {
+    this->m_->eval();
   }
 
-  int ports() const override { return radix_; }
-  int vcs() const override { return vcs_; }
-  int flit_bits() const override { return flit_bits_; }
   int buffer_slots() const override { return slots_; }
 
   void reset(const SwitchSetup& s) override {
-    m_->kind_i = static_cast<std::uint8_t>(s.kind);
-    m_->level_i = static_cast<std::uint8_t>(s.level);
-    m_->index_i = static_cast<std::uint8_t>(s.leaf_index);
-    m_->down_log2_i = static_cast<std::uint8_t>(s.down_log2);
-    m_->up_ports_i = static_cast<std::uint8_t>(s.up_ports);
-    m_->up_hash_i = s.up_hash;
-    m_->dims_i = (static_cast<std::uint32_t>(s.grid_rows & 0xff) << 24) |
-                 (static_cast<std::uint32_t>(s.grid_cols & 0xff) << 16) |
-                 (static_cast<std::uint32_t>(s.board_rows & 0xff) << 8) |
-                 static_cast<std::uint32_t>(s.board_cols & 0xff);
-    for (int v = 0; v < vcs_; ++v) {
-      set_bits(m_->vc_class_i, v * 2, 2, static_cast<std::uint64_t>(s.vc.vc_class.at(v)));
-      set_bits(m_->vc_allow_i, v * vcs_, vcs_, s.vc.vc_allow.at(v));
+    M& m = *this->m_;
+    m.kind_i = static_cast<std::uint8_t>(s.kind);
+    m.level_i = static_cast<std::uint8_t>(s.level);
+    m.index_i = static_cast<std::uint8_t>(s.leaf_index);
+    m.down_log2_i = static_cast<std::uint8_t>(s.down_log2);
+    m.up_ports_i = static_cast<std::uint8_t>(s.up_ports);
+    m.up_hash_i = s.up_hash;
+    m.dims_i = (static_cast<std::uint32_t>(s.grid_rows & 0xff) << 24) |
+               (static_cast<std::uint32_t>(s.grid_cols & 0xff) << 16) |
+               (static_cast<std::uint32_t>(s.board_rows & 0xff) << 8) |
+               static_cast<std::uint32_t>(s.board_cols & 0xff);
+    apply_vc_plan(m, s.vc, this->vcs_);
+    for (int p = 0; p < this->ports_; ++p) {
+      set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));
     }
-    for (int c = 0; c < 4; ++c) set_bits(m_->class_vcs_i, c * vcs_, vcs_, s.vc.class_vcs[c]);
-    for (int p = 0; p < radix_; ++p) {
-      set_bits(m_->out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));
-    }
-    io_.clear_inputs();
-    m_->rst_i = 1;
-    io_.tick();
-    io_.tick();
-    m_->rst_i = 0;
+    this->pulse_reset();
   }
 
-  void clear_inputs() override { io_.clear_inputs(); }
-  void set_flit_in(int p, const Flit& f) override { io_.set_flit_in(p, f); }
-  void set_credit_in(int p, Credit c) override { io_.set_credit_in(p, c); }
-  void tick() override { io_.tick(); }
-  bool flit_out(int p, Flit& f) const override { return io_.flit_out(p, f); }
-  bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
-  Credit credit_out(int p) const override { return io_.credit_out(p); }
-  bool idle() const override { return m_->idle_o != 0; }
-  std::uint64_t stall_credit_bits() const override { return m_->stall_credit_o; }
-  std::uint64_t stall_sa_bits() const override { return m_->stall_sa_o; }
-  bool drained() const override { return m_->drained_o != 0; }
-  bool error() const override { return m_->error_o != 0; }
+  std::uint64_t stall_credit_bits() const override { return this->m_->stall_credit_o; }
+  std::uint64_t stall_sa_bits() const override { return this->m_->stall_sa_o; }
+  bool drained() const override { return this->m_->drained_o != 0; }
 
  private:
-  std::unique_ptr<M> m_;
-  LinkPorts<M> io_;
-  int radix_;
-  int vcs_;
-  int flit_bits_;
   int slots_;
 };
 

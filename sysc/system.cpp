@@ -270,21 +270,12 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
   if (y > 1) {
     for (int gr = 0; gr < x; ++gr) {
       for (int lr = 0; lr < a; ++lr) {
-        const int row = gr * a + lr;
-        const TreeSpec spec = tree_spec("rowtree" + std::to_string(row), TreeKind::kRow, 2 * y);
-        const BuiltTree t = build_tree(net_, spec);
-        Partition part;
-        part.name = spec.name;
-        part.is_tree = true;
-        add_switches(t, spec, part.blocks);
+        std::vector<std::pair<PortRef, PortRef>> edges;   // (first edge, second edge) per board
         for (int gc = 0; gc < y; ++gc) {
-          net_.connect({router_block_[node_at(gr, gc, lr, 0)], kW}, t.tree_ports[2 * gc],
-                       cfg_.cable_latency, LinkClass::kCable);
-          net_.connect({router_block_[node_at(gr, gc, lr, b - 1)], kE}, t.tree_ports[2 * gc + 1],
-                       cfg_.cable_latency, LinkClass::kCable);
+          edges.push_back({{router_block_[node_at(gr, gc, lr, 0)], kW},
+                           {router_block_[node_at(gr, gc, lr, b - 1)], kE}});
         }
-        trees_.push_back({spec.name, TreeKind::kRow, row, t});
-        partitions_.push_back(std::move(part));
+        add_board_tree(TreeKind::kRow, gr * a + lr, edges);
       }
     }
   }
@@ -292,24 +283,32 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
   if (x > 1) {
     for (int gc = 0; gc < y; ++gc) {
       for (int lc = 0; lc < b; ++lc) {
-        const int col = gc * b + lc;
-        const TreeSpec spec = tree_spec("coltree" + std::to_string(col), TreeKind::kColumn, 2 * x);
-        const BuiltTree t = build_tree(net_, spec);
-        Partition part;
-        part.name = spec.name;
-        part.is_tree = true;
-        add_switches(t, spec, part.blocks);
+        std::vector<std::pair<PortRef, PortRef>> edges;
         for (int gr = 0; gr < x; ++gr) {
-          net_.connect({router_block_[node_at(gr, gc, 0, lc)], kN}, t.tree_ports[2 * gr],
-                       cfg_.cable_latency, LinkClass::kCable);
-          net_.connect({router_block_[node_at(gr, gc, a - 1, lc)], kS}, t.tree_ports[2 * gr + 1],
-                       cfg_.cable_latency, LinkClass::kCable);
+          edges.push_back({{router_block_[node_at(gr, gc, 0, lc)], kN},
+                           {router_block_[node_at(gr, gc, a - 1, lc)], kS}});
         }
-        trees_.push_back({spec.name, TreeKind::kColumn, col, t});
-        partitions_.push_back(std::move(part));
+        add_board_tree(TreeKind::kColumn, gc * b + lc, edges);
       }
     }
   }
+}
+
+void System::add_board_tree(TreeKind kind, int index,
+                            const std::vector<std::pair<PortRef, PortRef>>& edges) {
+  const std::string name = (kind == TreeKind::kRow ? "rowtree" : "coltree") + std::to_string(index);
+  const TreeSpec spec = tree_spec(name, kind, 2 * static_cast<int>(edges.size()));
+  const BuiltTree t = build_tree(net_, spec);
+  Partition part;
+  part.name = spec.name;
+  part.is_tree = true;
+  add_switches(t, spec, part.blocks);
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    net_.connect(edges[k].first, t.tree_ports[2 * k], cfg_.cable_latency, LinkClass::kCable);
+    net_.connect(edges[k].second, t.tree_ports[2 * k + 1], cfg_.cable_latency, LinkClass::kCable);
+  }
+  trees_.push_back({spec.name, kind, index, t});
+  partitions_.push_back(std::move(part));
 }
 
 void System::build_fat_tree(TerminalFactory& terminals) {

@@ -118,6 +118,9 @@ class System {
   int add_router(const NodeCoord& c, int node);
   int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
   int add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition);
+  // A row or column tree joining, per board along it, two edge ports (W/E or N/S): tree ports
+  // 2k and 2k + 1.
+  void add_board_tree(TreeKind kind, int index, const std::vector<std::pair<PortRef, PortRef>>& edges);
   TreeSpec tree_spec(const std::string& name, TreeKind kind, int ports) const;
 
   SystemConfig cfg_;
