@@ -1,10 +1,10 @@
 #!/bin/sh
-# Synthesize every RTL top (scripts/rtl-tops.txt) with Yosys' generic `synth` and print its cell
+# Synthesize the RTL tops of scripts/synth-tops.txt with Yosys' generic `synth` and print its cell
 # count: a technology-independent size estimate (gates and flip-flops), not an area in um^2.
 set -eu
 cd "$(dirname "$0")/.."
 SRCS=$(find rtl -name '*.sv' | sort | tr '\n' ' ')
-grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | while read -r top params; do
+grep -v "^#" scripts/synth-tops.txt | grep -v '^$' | while read -r top params; do
   yparams=""
   for p in $params; do yparams="$yparams -set ${p%%=*} ${p#*=}"; done
   log=$(mktemp)
