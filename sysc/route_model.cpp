@@ -121,7 +121,17 @@ RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_
   return r;
 }
 
-Path trace_path(const System& sys, int src, int dst, int rail) {
+int adaptive_up_choices(const System& sys) {
+  int n = 1;
+  for (const auto& t : sys.trees()) {
+    for (const auto& s : t.built.setups) {
+      if (s.level == SwitchLevel::kLeaf && !s.up_hash) n = std::max(n, s.up_ports);
+    }
+  }
+  return n;
+}
+
+Path trace_path(const System& sys, int src, int dst, int rail, int up_choice) {
   Path path;
   const Network& net = sys.net();
   const std::uint32_t dst_route = sys.route_of(dst);
@@ -145,7 +155,8 @@ Path trace_path(const System& sys, int src, int dst, int rail) {
       r = route_board(sys.router_setup(at.block), at.port, cls, dst_route, rail,
                       net.block(at.block).ports() - 4);
     } else {
-      r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route);
+      r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route,
+                     up_choice);
     }
     PathHop hop;
     hop.block = at.block;

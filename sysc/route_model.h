@@ -43,8 +43,11 @@ struct Path {
   int latency = 0;             // zero-load cycles, head on the source's output -> destination input
 };
 
-// Follows the routing functions from src's terminal to dst's. Adaptive up ports take the first
-// up port; hashed ones the hash (as the RTL does).
-Path trace_path(const System& sys, int src, int dst, int rail = 0);
+// Follows the routing functions from src's terminal to dst's. Adaptive leaves send it up port
+// `up_choice` (mod their up ports); hashed ones by the hash (as the RTL does).
+Path trace_path(const System& sys, int src, int dst, int rail = 0, int up_choice = 0);
+// The number of distinct up ports adaptive leaves could choose (1 when no tree of the system has
+// adaptive leaves): trace_path with up_choice 0 .. this - 1 covers the choices evenly.
+int adaptive_up_choices(const System& sys);
 
 }  // namespace hxemu::sysc

@@ -68,7 +68,11 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   // The bound: bytes each link carries under this schedule and the system's routing.
   auto& net = sys_->net();
   std::vector<std::uint64_t> link_bytes(net.links(), 0);
-  std::map<std::tuple<int, int, int>, std::vector<int>> path_links;
+  // Adaptive up-port choices in two-level trees are spread evenly: each put's bytes go in equal
+  // shares over the paths through every up port.
+  const int spread = sysc::adaptive_up_choices(*sys_);
+  std::vector<double> load(net.links(), 0.0);
+  std::map<std::tuple<int, int, int>, std::vector<int>> path_links;   // all spread paths' links
   for (int node = 0; node < sys_->nodes(); ++node) {
     for (const Op& o : b.at(node).ops()) {
       if (o.kind != OpKind::kPut) continue;
@@ -76,15 +80,19 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
       auto key = std::make_tuple(node, o.peer, static_cast<int>(o.rail));
       auto it = path_links.find(key);
       if (it == path_links.end()) {
-        const auto path = sysc::trace_path(*sys_, node, o.peer, o.rail);
-        if (!path.ok) throw std::logic_error(path.error);
-        std::vector<int> links{net.link_out({sys_->terminal_block(node, o.rail), 0})};
-        for (const auto& h : path.hops) links.push_back(h.link_out);
+        std::vector<int> links;
+        for (int u = 0; u < spread; ++u) {
+          const auto path = sysc::trace_path(*sys_, node, o.peer, o.rail, u);
+          if (!path.ok) throw std::logic_error(path.error);
+          links.push_back(net.link_out({sys_->terminal_block(node, o.rail), 0}));
+          for (const auto& h : path.hops) links.push_back(h.link_out);
+        }
         it = path_links.emplace(key, std::move(links)).first;
       }
-      for (int l : it->second) link_bytes[l] += o.len;
+      for (int l : it->second) load[l] += static_cast<double>(o.len) / spread;
     }
   }
+  for (int l = 0; l < net.links(); ++l) link_bytes[l] = static_cast<std::uint64_t>(load[l] + 0.5);
   int busiest = 0;
   for (int l = 0; l < net.links(); ++l) {
     if (link_bytes[l] > link_bytes[busiest]) busiest = l;

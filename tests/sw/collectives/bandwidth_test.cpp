@@ -46,6 +46,24 @@ TEST(CollectiveBandwidth, HamiltonianAllreduce4MiBOnHx2Mesh16) {
   EXPECT_GE(ham.busbw, 1.5 * ring.busbw);
 }
 
+// The baselines run the same collectives; on the fat tree (one NIC per endpoint, adaptive
+// two-level tree) the bound spreads adaptive up-port choices evenly, so nothing beats it.
+TEST(CollectiveBandwidth, BaselinesStayWithinTheirBounds) {
+  for (const char* name : {"torus-64", "fattree-64"}) {
+    sw::SessionConfig sc;
+    sc.max_bytes = 256 * 1024;
+    sc.harness = parallel;
+    sw::CollectiveSession s(config(name), sc);
+    for (const char* algo : {"ring", "torus2d", "hamiltonian"}) {
+      const auto r = s.run(sw::CollectiveOp::kAllreduce, algo, 256 * 1024);
+      EXPECT_TRUE(r.ok) << name << " " << algo;
+      EXPECT_EQ(r.wrong, 0u);
+      EXPECT_GT(r.bound_fraction, 0.2) << name << " " << algo;
+      EXPECT_LE(r.bound_fraction, 1.0) << name << " " << algo << ": faster than its bound";
+    }
+  }
+}
+
 // The Hamiltonian cycles really are two edge-disjoint Hamiltonian cycles of the k x k torus.
 TEST(CollectiveBandwidth, HamiltonianCyclesAreEdgeDisjoint) {
   for (int k = 3; k <= 9; ++k) {
