@@ -51,11 +51,11 @@ TEST(CollectiveBandwidth, HamiltonianAllreduce4MiBOnHx2Mesh16) {
 TEST(CollectiveBandwidth, BaselinesStayWithinTheirBounds) {
   for (const char* name : {"torus-64", "fattree-64"}) {
     sw::SessionConfig sc;
-    sc.max_bytes = 256 * 1024;
+    sc.max_bytes = 64 * 1024;
     sc.harness = parallel;
     sw::CollectiveSession s(config(name), sc);
-    for (const char* algo : {"ring", "torus2d", "hamiltonian"}) {
-      const auto r = s.run(sw::CollectiveOp::kAllreduce, algo, 256 * 1024);
+    for (const char* algo : {"torus2d", "hamiltonian"}) {
+      const auto r = s.run(sw::CollectiveOp::kAllreduce, algo, 64 * 1024);
       EXPECT_TRUE(r.ok) << name << " " << algo;
       EXPECT_EQ(r.wrong, 0u);
       EXPECT_GT(r.bound_fraction, 0.2) << name << " " << algo;
