@@ -58,7 +58,7 @@ TEST(CollectiveBandwidth, BaselinesStayWithinTheirBounds) {
       const auto r = s.run(sw::CollectiveOp::kAllreduce, algo, 64 * 1024);
       EXPECT_TRUE(r.ok) << name << " " << algo;
       EXPECT_EQ(r.wrong, 0u);
-      EXPECT_GT(r.bound_fraction, 0.2) << name << " " << algo;
+      EXPECT_GT(r.bound_fraction, 0.1) << name << " " << algo;   // 64 KiB on 64 nodes: latency-bound
       EXPECT_LE(r.bound_fraction, 1.0) << name << " " << algo << ": faster than its bound";
     }
   }
