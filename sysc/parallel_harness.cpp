@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -9,31 +13,42 @@ namespace hxemu::sysc {
 
 namespace {
 
-// Sense-reversing spin barrier: cheap next to a cycle of hundreds of verilated blocks.
-class SpinBarrier {
+// Sense-reversing barrier: the last thread to arrive runs `last` (advancing the clock) and
+// releases the others. Waiters spin briefly -- the others are at most a cycle of work away -- then
+// block on a condition variable, so an oversubscribed machine does not burn the waiters' time.
+class Barrier {
  public:
-  explicit SpinBarrier(int n) : n_(n), left_(n) {}
-  void wait() {
+  explicit Barrier(int n) : n_(n), left_(n) {}
+
+  template <class F>
+  void wait(F&& last) {
     const bool sense = sense_.load(std::memory_order_relaxed);
     if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      last();
       left_.store(n_, std::memory_order_relaxed);
-      sense_.store(!sense, std::memory_order_release);
-    } else {
-      // Spin (the other threads are a cycle of work away at most); yield only if that takes
-      // unusually long, e.g. when the machine is oversubscribed.
-      for (int spins = 0; sense_.load(std::memory_order_acquire) == sense; ++spins) {
-        if (spins > 20000) std::this_thread::yield();
-#if defined(__x86_64__) || defined(__i386__)
-        else __builtin_ia32_pause();
-#endif
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        sense_.store(!sense, std::memory_order_release);
       }
+      cv_.notify_all();
+      return;
     }
+    for (int spins = 0; spins < 4000; ++spins) {
+      if (sense_.load(std::memory_order_acquire) != sense) return;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return sense_.load(std::memory_order_acquire) != sense; });
   }
 
  private:
   const int n_;
   std::atomic<int> left_;
   std::atomic<bool> sense_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
 };
 
 class ParallelHarness final : public Harness {
@@ -58,36 +73,72 @@ class ParallelHarness final : public Harness {
     for (auto& g : groups_) std::sort(g.begin(), g.end());
   }
 
+  ~ParallelHarness() override {
+    if (pool_.empty()) return;
+    job_cycles_ = 0;
+    stop_.store(true, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    for (auto& th : pool_) th.join();
+  }
+
   void run(std::uint64_t cycles) override {
     if (cycles == 0) return;
-    const int t = static_cast<int>(groups_.size());
-    if (t == 1) {
+    if (groups_.size() == 1) {
       for (std::uint64_t i = 0; i < cycles; ++i) sys_.net().step();
       return;
     }
-    SpinBarrier barrier(t);
-    Network& net = sys_.net();
-    const std::uint64_t start = net.now();
-    auto worker = [&](int id) {
-      for (std::uint64_t c = 0; c < cycles; ++c) {
-        const std::uint64_t now = start + c;
-        for (int b : groups_[id]) net.step_block(b, now);
-        barrier.wait();
-        if (id == 0) net.set_now(now + 1);
-        barrier.wait();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int id = 1; id < t; ++id) pool.emplace_back(worker, id);
-    worker(0);
-    for (auto& th : pool) th.join();
+    if (pool_.empty()) start_pool();
+    // Hand the job to the workers (they wait for the generation to change), take part as
+    // worker 0, and return when all have passed the last cycle's barrier.
+    job_start_ = sys_.net().now();
+    job_cycles_ = cycles;
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    work(0);
   }
 
   const char* name() const override { return "parallel C++"; }
 
  private:
+  // Worker `id`'s share of the current job: its blocks, every cycle, in lockstep with the others.
+  void work(int id) {
+    Network& net = sys_.net();
+    for (std::uint64_t c = 0; c < job_cycles_; ++c) {
+      const std::uint64_t now = job_start_ + c;
+      for (int b : groups_[id]) net.step_block(b, now);
+      barrier_->wait([&net, now] { net.set_now(now + 1); });
+    }
+  }
+
+  void start_pool() {
+    barrier_ = std::make_unique<Barrier>(static_cast<int>(groups_.size()));
+    // The generation before the first job, read here: a thread that starts late must still see
+    // that job as new.
+    const std::uint64_t first = generation_.load(std::memory_order_acquire);
+    for (std::size_t id = 1; id < groups_.size(); ++id) {
+      pool_.emplace_back([this, id, first] {
+        std::uint64_t seen = first;
+        while (true) {
+          // Wait for the next job (spinning briefly, then sleeping: between jobs the main thread
+          // checks progress, which is short).
+          for (int spins = 0; generation_.load(std::memory_order_acquire) == seen; ++spins) {
+            if (spins > 2000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+          }
+          seen = generation_.load(std::memory_order_acquire);
+          if (stop_.load(std::memory_order_acquire)) return;
+          work(static_cast<int>(id));
+        }
+      });
+    }
+  }
+
   System& sys_;
   std::vector<std::vector<int>> groups_;
+  std::vector<std::thread> pool_;
+  std::unique_ptr<Barrier> barrier_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
+  std::uint64_t job_start_ = 0;
+  std::uint64_t job_cycles_ = 0;
 };
 
 }  // namespace

@@ -64,6 +64,24 @@ TEST(CollectiveBandwidth, BaselinesStayWithinTheirBounds) {
   }
 }
 
+// The parallel harness (partitions on several threads, a barrier per cycle) gives exactly the
+// plain loop's results: the same cycle counts for every algorithm.
+TEST(CollectiveHarness, ParallelAndPlainAreCycleIdentical) {
+  std::vector<std::uint64_t> cycles[2];
+  for (int k = 0; k < 2; ++k) {
+    sw::SessionConfig sc;
+    sc.max_bytes = 64 * 1024;
+    sc.harness = k == 0 ? sysc::make_plain_harness : parallel;
+    sw::CollectiveSession s(config("hx2mesh-16"), sc);
+    for (const auto& algo : sw::algorithms(sw::CollectiveOp::kAllreduce)) {
+      const auto r = s.run(sw::CollectiveOp::kAllreduce, algo, 4 * 12289);
+      EXPECT_TRUE(r.ok);
+      cycles[k].push_back(r.cycles);
+    }
+  }
+  EXPECT_EQ(cycles[0], cycles[1]);
+}
+
 // The Hamiltonian cycles really are two edge-disjoint Hamiltonian cycles of the k x k torus.
 TEST(CollectiveBandwidth, HamiltonianCyclesAreEdgeDisjoint) {
   for (int k = 3; k <= 9; ++k) {
