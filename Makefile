@@ -4,13 +4,14 @@
 #   make lint   Verilator -Wall, Icarus and Yosys over every RTL top
 #   make synth  Yosys cell counts of the RTL tops
 #   make bench  emulation speed (router-cycles per second)
+#   make asan-test  the remote host interface's tests under AddressSanitizer, in build-asan
 
 BUILD   ?= build
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE = 1
 
-.PHONY: all deps deps-synth configure build test run lint synth bench clean
+.PHONY: all deps deps-synth configure build test run lint synth bench asan-test clean
 
 all: build
 
@@ -42,6 +43,14 @@ synth: deps deps-synth
 
 bench: build
 	$(BUILD)/hxemu-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
+
+# A separate build with -DHX_SANITIZE=address (the verilated models stay uninstrumented); its first
+# run verilates and compiles the models again. Kept out of `make test` for that build time.
+ASAN_BUILD ?= build-asan
+asan-test: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
+	+cmake --build $(ASAN_BUILD) -j $(JOBS) --target test_sw_remote
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest -L remote --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD)

@@ -23,6 +23,8 @@ void add_sweep(CLI::App& app, Action& action);
 void add_collective(CLI::App& app, Action& action);
 void add_run(CLI::App& app, Action& action);
 void add_jobs(CLI::App& app, Action& action);
+void add_serve(CLI::App& app, Action& action);
+void add_client(CLI::App& app, Action& action);
 
 // --config FILE (required) and --set key=value (repeatable) overrides of its fields.
 inline void add_config_options(CLI::App* sub, std::string& config, std::vector<std::string>& sets) {

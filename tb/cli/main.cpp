@@ -31,6 +31,8 @@ int sc_main(int argc, char** argv) {
   add_sweep(app, action);
   add_collective(app, action);
   add_jobs(app, action);
+  add_serve(app, action);
+  add_client(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,111 @@
+#include "sw/runtime/host_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace hxemu::sw {
+
+HostEngine::HostEngine(std::vector<sysc::NicNode*> rails, sysc::HostMemory& memory,
+                       const std::vector<std::uint32_t>& routes, double reduce_cycles_per_byte)
+    : rails_(std::move(rails)), mem_(memory), routes_(routes), cycles_per_byte_(reduce_cycles_per_byte),
+      engines_(rails_.size()) {}
+
+std::uint64_t HostEngine::job_cycles(std::uint32_t len) const {
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(len * cycles_per_byte_)));
+}
+
+void HostEngine::put(int rail, int peer, std::uint32_t src, std::uint32_t dst, std::uint32_t len,
+                     std::uint16_t tag) {
+  sysc::NicCommand c;
+  c.dst = static_cast<std::uint16_t>(peer);
+  c.src_addr = src;
+  c.dst_addr = dst;
+  c.len = len;
+  c.tag = tag;
+  c.route = routes_.at(static_cast<std::size_t>(peer));
+  rails_.at(static_cast<std::size_t>(rail))->post(c);
+}
+
+void HostEngine::submit(int rail, const EngineJob& job) {
+  engines_.at(static_cast<std::size_t>(rail)).queue.push_back(job);
+}
+
+bool HostEngine::run_job(const EngineJob& job) {
+  std::uint8_t* m = mem_.data();
+  if (static_cast<std::size_t>(job.dst) + job.len > mem_.size() ||
+      static_cast<std::size_t>(job.src) + job.len > mem_.size()) {
+    return false;
+  }
+  if (job.kind == OpKind::kCopy) {
+    std::memmove(m + job.dst, m + job.src, job.len);
+    return true;
+  }
+  const std::uint32_t n = job.len / 4;
+  if (job.type == DataType::kInt32) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::uint32_t a, b;
+      std::memcpy(&a, m + job.dst + 4 * i, 4);
+      std::memcpy(&b, m + job.src + 4 * i, 4);
+      const std::uint32_t c = a + b;   // int32 addition, wrapping
+      std::memcpy(m + job.dst + 4 * i, &c, 4);
+    }
+  } else {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      float a, b;
+      std::memcpy(&a, m + job.dst + 4 * i, 4);
+      std::memcpy(&b, m + job.src + 4 * i, 4);
+      const float c = a + b;
+      std::memcpy(m + job.dst + 4 * i, &c, 4);
+    }
+  }
+  return true;
+}
+
+void HostEngine::collect(std::uint64_t now, HostEvents& out) {
+  for (std::size_t r = 0; r < rails_.size(); ++r) {
+    sysc::TxCompletion t;
+    while (rails_[r]->pop_tx(t)) out.tx_done(static_cast<int>(r), t);
+    sysc::RxCompletion c;
+    while (rails_[r]->pop_rx(c)) out.rx_done(static_cast<int>(r), c);
+  }
+  for (std::size_t r = 0; r < engines_.size(); ++r) {
+    Engine& e = engines_[r];
+    if (e.active && e.busy_until <= now) {
+      const bool ok = run_job(e.job);
+      e.active = false;
+      out.job_done(static_cast<int>(r), e.job, ok);
+    }
+  }
+}
+
+void HostEngine::start_engines(std::uint64_t now) {
+  for (Engine& e : engines_) {
+    if (!e.active && !e.queue.empty()) {
+      e.job = e.queue.front();
+      e.queue.pop_front();
+      e.active = true;
+      e.busy_until = now + job_cycles(e.job.len);
+    }
+  }
+}
+
+bool HostEngine::completions_visible() const {
+  for (const auto* r : rails_) {
+    if (r->has_completion()) return true;
+  }
+  return false;
+}
+
+bool HostEngine::engines_busy() const {
+  for (const auto& e : engines_) {
+    if (e.active || !e.queue.empty()) return true;
+  }
+  return false;
+}
+
+void HostEngine::clear_jobs() {
+  for (auto& e : engines_) e = Engine{};
+}
+
+}  // namespace hxemu::sw
