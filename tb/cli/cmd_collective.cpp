@@ -7,8 +7,6 @@
 #include <memory>
 
 #include "sw/collectives/session.h"
-#include "sysc/parallel_harness.h"
-#include "sysc/sc_harness.h"
 #include "sysc/system_config.h"
 #include "tb/cli/collective_report.h"
 #include "tb/cli/commands.h"
@@ -28,10 +26,6 @@ struct Opts {
   int root = 0, micro_batches = 4;
 };
 
-std::unique_ptr<sysc::Harness> parallel_harness(sysc::System& sys) {
-  return sysc::make_parallel_harness(sys);
-}
-
 int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
   check_writable({o.json, o.csv, o.plot});
@@ -49,14 +43,12 @@ int run(const Opts& o) {
   sc.reduce_cycles_per_byte = o.reduce_cost;
   sc.max_bytes = sizes.back();
   sc.seed = o.seed;
-  sc.harness = o.harness == "plain"      ? sysc::make_plain_harness
-               : o.harness == "parallel" ? parallel_harness
-                                         : sysc::make_systemc_harness;
+  sc.harness = harness_named(o.harness);
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} on {} ({} communicator{} of {} ranks), {} elements, {} harness, seed {}\n", cfg.name,
              o.op, o.group, session.communicators().size(),
              session.communicators().size() > 1 ? "s" : "", session.communicators().front().size(),
-             o.type, o.harness == "plain" ? "plain C++" : o.harness == "parallel" ? "parallel C++" : "SystemC",
+             o.type, harness_label(o.harness),
              o.seed);
   CollectiveTable table(cfg, o.op);
   table.print_header();

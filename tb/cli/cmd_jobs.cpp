@@ -4,8 +4,6 @@
 #include <memory>
 
 #include "sw/jobs/training_job.h"
-#include "sysc/parallel_harness.h"
-#include "sysc/sc_harness.h"
 #include "sysc/system_config.h"
 #include "tb/cli/collective_report.h"
 #include "tb/cli/commands.h"
@@ -20,19 +18,13 @@ struct Opts {
   std::vector<std::string> sets;
 };
 
-std::unique_ptr<sysc::Harness> parallel_harness(sysc::System& sys) {
-  return sysc::make_parallel_harness(sys);
-}
-
 int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
   check_writable({o.json});
   const auto jobs = sw::load_jobs(o.jobs, cfg);
   sw::SessionConfig sc;
   sc.max_bytes = sw::jobs_max_bytes(jobs);
-  sc.harness = o.harness == "plain"      ? sysc::make_plain_harness
-               : o.harness == "parallel" ? parallel_harness
-                                         : sysc::make_systemc_harness;
+  sc.harness = harness_named(o.harness);
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} training jobs (per step: tensor-parallel allreduce along rows, data-parallel "
              "along columns of each job's accelerators)\n", cfg.name, jobs.size());

@@ -9,8 +9,6 @@
 #include <thread>
 
 #include "sw/collectives/session.h"
-#include "sysc/parallel_harness.h"
-#include "sysc/sc_harness.h"
 #include "sysc/system_config.h"
 #include "tb/cli/collective_report.h"
 #include "tb/cli/commands.h"
@@ -30,10 +28,6 @@ struct Opts {
   std::uint64_t seed = 1;
 };
 
-std::unique_ptr<sysc::Harness> parallel_harness(sysc::System& sys) {
-  return sysc::make_parallel_harness(sys);
-}
-
 int run(const Opts& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto cfg = o.config.empty()
@@ -45,15 +39,13 @@ int run(const Opts& o) {
   sw::SessionConfig sc;
   sc.max_bytes = std::max(sizes.back(), a2a_sizes.back());
   sc.seed = o.seed;
-  sc.harness = o.harness == "plain"      ? sysc::make_plain_harness
-               : o.harness == "parallel" ? parallel_harness
-                                         : sysc::make_systemc_harness;
+  sc.harness = harness_named(o.harness);
   sw::CollectiveSession session(cfg, sc);
   const auto d = tb::describe_system(session.system());
   fmt::print("hxemu main job: DNN collectives with real data on a cycle-accurate HammingMesh\n\n{}\n",
              d.text);
   fmt::print("harness: {} ({} hardware threads); results are the same with every harness\n\n",
-             o.harness == "plain" ? "plain C++" : o.harness == "parallel" ? "parallel C++" : "SystemC",
+             harness_label(o.harness),
              std::thread::hardware_concurrency());
 
   bool ok = true;

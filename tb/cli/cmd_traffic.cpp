@@ -64,7 +64,7 @@ tb::TrafficRunConfig run_config(const TrafficOpts& o) {
 }
 
 sysc::HarnessFactory harness_of(const TrafficOpts& o) {
-  return o.harness == "plain" ? sysc::make_plain_harness : sysc::make_systemc_harness;
+  return harness_named(o.harness);
 }
 
 void check_outputs(const TrafficOpts& o) {

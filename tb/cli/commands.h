@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sysc/harness.h"
+
 namespace hxemu::cli {
 
 using Action = std::function<int()>;
@@ -32,6 +34,10 @@ inline void add_config_options(CLI::App* sub, std::string& config, std::vector<s
   sub->add_option("--set", sets,
                   "override a configuration field, e.g. --set router.vcs_per_class=4 (repeatable)");
 }
+
+// The harness named by a --harness option: "plain", "parallel" or "systemc".
+sysc::HarnessFactory harness_named(const std::string& name);
+const char* harness_label(const std::string& name);
 
 // An input problem the user must fix (bad value, unreadable file): exit status 2.
 struct UsageError : std::runtime_error {
