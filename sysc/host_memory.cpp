@@ -65,23 +65,14 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
   in.rd_ready = read_ready_;
   in.wr_ready = write_ready_;
   const int words = word_bits_ / 32;
-  if (pending_count_ > 0 && pending_[pending_head_].due <= now) {
+  if (!pending_.empty() && pending_.front().due <= now) {
     in.rd_valid = true;
-    std::memcpy(in.rd_data.data(), pending_[pending_head_].data.data(), words * 4);
-    pending_head_ = (pending_head_ + 1) % pending_.size();
-    --pending_count_;
+    std::memcpy(in.rd_data.data(), pending_.front().data.data(), words * 4);
+    pending_.pop_front();
   }
   if (out.rd_valid && in.rd_ready) {
     check_word(out.rd_addr, "read");
-    if (pending_count_ == pending_.size()) {   // grow the ring, keeping the order
-      std::vector<Pending> bigger(pending_.size() * 2);
-      for (std::size_t i = 0; i < pending_count_; ++i) {
-        bigger[i] = pending_[(pending_head_ + i) % pending_.size()];
-      }
-      pending_.swap(bigger);
-      pending_head_ = 0;
-    }
-    Pending& p = pending_[(pending_head_ + pending_count_) % pending_.size()];
+    Pending p;
     p.due = now + static_cast<std::uint64_t>(latency_);
     p.data.fill(0);
     const std::uint8_t* src = mem_->data() + out.rd_addr;
@@ -91,7 +82,7 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
                   (static_cast<std::uint32_t>(src[4 * w + 2]) << 16) |
                   (static_cast<std::uint32_t>(src[4 * w + 3]) << 24);
     }
-    ++pending_count_;
+    pending_.push_back(p);
     ++reads_;
     if (first_read_ == UINT64_MAX) first_read_ = now;
   }

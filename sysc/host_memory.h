@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sysc/flit.h"
+#include "sysc/grow_ring.h"
 
 namespace hxemu::sysc {
 
@@ -70,7 +71,7 @@ class HostMemory {
   DmaIn cycle(std::uint64_t now, const DmaOut& out);
 
   // Reads accepted and not yet answered.
-  std::size_t reads_in_flight() const { return pending_count_; }
+  std::size_t reads_in_flight() const { return pending_.size(); }
 
   // ---- statistics ----------------------------------------------------------------------------
   std::uint64_t reads() const { return reads_; }
@@ -94,9 +95,7 @@ class HostMemory {
   int latency_;
   bool read_ready_ = true;
   bool write_ready_ = true;
-  // Reads in flight, oldest first: a ring that grows (rarely) instead of allocating per read.
-  std::vector<Pending> pending_;
-  std::size_t pending_head_ = 0, pending_count_ = 0;
+  GrowRing<Pending> pending_;   // reads in flight, oldest first
   std::uint64_t reads_ = 0;
   std::uint64_t writes_ = 0;
   std::uint64_t bytes_written_ = 0;

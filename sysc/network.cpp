@@ -95,12 +95,9 @@ void Network::step_block(int i, std::uint64_t now) {
       const Credit c = tx.take_credit(now);
       VcState& st = vc_state_[pl.tx * vcs_max_ + c.vc];
       --st.occupancy;
-      if (st.count) {
-        VcPacket& f = st.ring[st.head];
-        if (--f.flits <= 0 && f.tail_sent) {
-          st.head = (st.head + 1) % static_cast<std::uint32_t>(st.ring.size());
-          --st.count;
-        }
+      if (!st.packets.empty()) {
+        VcPacket& f = st.packets.front();
+        if (--f.flits <= 0 && f.tail_sent) st.packets.pop_front();
       }
       b.set_credit_in(p, c);
     }
@@ -130,24 +127,16 @@ void Network::step_block(int i, std::uint64_t now) {
         VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
         ++st.occupancy;
         if (f.head) {
-          if (st.count == st.ring.size()) {   // grow, keeping the order
-            std::vector<VcPacket> bigger(std::max<std::size_t>(4, st.ring.size() * 2));
-            for (std::uint32_t k = 0; k < st.count; ++k) bigger[k] = st.ring[(st.head + k) % st.ring.size()];
-            st.ring.swap(bigger);
-            st.head = 0;
-          }
-          VcPacket& pk = st.ring[(st.head + st.count) % st.ring.size()];
-          ++st.count;
           // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+          VcPacket pk;
           pk.src = static_cast<int>(f.data[0] >> 16);
           pk.dst = static_cast<int>(f.data[0] & 0xffffu);
           pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
           pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
-          pk.flits = 0;
-          pk.tail_sent = false;
+          st.packets.push_back(pk);
         }
-        if (st.count) {
-          VcPacket& pk = st.ring[(st.head + st.count - 1) % st.ring.size()];
+        if (!st.packets.empty()) {
+          VcPacket& pk = st.packets.back();
           ++pk.flits;
           pk.tail_sent = f.tail;
         }

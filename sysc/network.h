@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sysc/grow_ring.h"
 #include "sysc/link.h"
 #include "sysc/link_block.h"
 
@@ -85,11 +86,9 @@ class Network {
   };
   struct VcState {
     int occupancy = 0;
-    // A ring of packets; it grows (rarely) rather than allocating per packet.
-    std::vector<VcPacket> ring;
-    std::uint32_t head = 0, count = 0;
-    const VcPacket* front() const { return count ? &ring[head] : nullptr; }
-    const VcPacket* back() const { return count ? &ring[(head + count - 1) % ring.size()] : nullptr; }
+    GrowRing<VcPacket> packets{2};
+    const VcPacket* front() const { return packets.empty() ? nullptr : &packets.front(); }
+    const VcPacket* back() const { return packets.empty() ? nullptr : &packets.back(); }
     bool open() const { const VcPacket* b = back(); return b && !b->tail_sent; }
   };
   const VcState& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }

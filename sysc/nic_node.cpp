@@ -2,18 +2,6 @@
 
 namespace hxemu::sysc {
 
-template <class T>
-void NicNode::Ring<T>::push(const T& v) {
-  if (count_ == buf_.size()) {
-    std::vector<T> bigger(buf_.size() * 2);
-    for (std::size_t i = 0; i < count_; ++i) bigger[i] = buf_[(head_ + i) % buf_.size()];
-    buf_.swap(bigger);
-    head_ = 0;
-  }
-  buf_[(head_ + count_) % buf_.size()] = v;
-  ++count_;
-}
-
 NicNode::NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node,
                  int rail, const std::uint64_t* clock)
     : nic_(std::move(nic)), mem_(std::move(port)), node_(node), rail_(rail), clock_(clock) {
@@ -22,21 +10,20 @@ NicNode::NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port
 }
 
 void NicNode::post(const NicCommand& c) {
-  cmds_.push({*clock_ + 1, c});
-  ++cmd_count_;
+  cmds_.push_back({*clock_ + 1, c});
 }
 
 bool NicNode::pop_tx(TxCompletion& c) {
   if (txq_.empty() || txq_.front().cycle >= *clock_) return false;
   c = txq_.front().value;
-  txq_.pop();
+  txq_.pop_front();
   return true;
 }
 
 bool NicNode::pop_rx(RxCompletion& c) {
   if (rxq_.empty() || rxq_.front().cycle >= *clock_) return false;
   c = rxq_.front().value;
-  rxq_.pop();
+  rxq_.pop_front();
   return true;
 }
 
@@ -61,12 +48,11 @@ void NicNode::tick() {
   serve_dma(*nic_, *mem_, now);
   nic_->tick();
   if (offer) {
-    cmds_.pop();
-    --cmd_count_;
+    cmds_.pop_front();
     ++puts_accepted_;
   }
-  if (tx) txq_.push({now, txc});
-  if (rx) rxq_.push({now, rxc});
+  if (tx) txq_.push_back({now, txc});
+  if (rx) rxq_.push_back({now, rxc});
 }
 
 std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {

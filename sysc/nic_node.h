@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "sysc/grow_ring.h"
 #include "sysc/host_memory.h"
 #include "sysc/nic.h"
 #include "sysc/system.h"
@@ -34,7 +35,7 @@ class NicNode final : public LinkBlock {
   bool pop_tx(TxCompletion& c);
   bool pop_rx(RxCompletion& c);
   bool has_completion() const;
-  std::size_t posts_waiting() const { return cmd_count_; }
+  std::size_t posts_waiting() const { return cmds_.size(); }
   std::uint64_t puts_accepted() const { return puts_accepted_; }
 
   // ---- LinkBlock ---------------------------------------------------------------------------
@@ -58,28 +59,13 @@ class NicNode final : public LinkBlock {
     std::uint64_t cycle;
     T value;
   };
-  template <class T>
-  class Ring {   // FIFO that grows rarely instead of allocating per element
-   public:
-    bool empty() const { return count_ == 0; }
-    std::size_t size() const { return count_; }
-    T& front() { return buf_[head_]; }
-    const T& front() const { return buf_[head_]; }
-    void pop() { head_ = (head_ + 1) % buf_.size(); --count_; }
-    void push(const T& v);
-   private:
-    std::vector<T> buf_ = std::vector<T>(16);
-    std::size_t head_ = 0, count_ = 0;
-  };
-
   std::unique_ptr<NicBlock> nic_;
   std::shared_ptr<HostMemory> mem_;
   int node_, rail_;
   const std::uint64_t* clock_;
-  Ring<Stamped<NicCommand>> cmds_;
-  std::size_t cmd_count_ = 0;
-  Ring<Stamped<TxCompletion>> txq_;
-  Ring<Stamped<RxCompletion>> rxq_;
+  GrowRing<Stamped<NicCommand>> cmds_;
+  GrowRing<Stamped<TxCompletion>> txq_;
+  GrowRing<Stamped<RxCompletion>> rxq_;
   std::uint64_t puts_accepted_ = 0;
 };
 

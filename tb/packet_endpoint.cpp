@@ -9,9 +9,7 @@ PacketEndpoint::PacketEndpoint(const EndpointConfig& cfg, const std::uint64_t* c
       obs_(obs),
       credits_(cfg.vcs, cfg.inject_credits),
       open_(cfg.vcs),
-      buf_(cfg.vcs, std::vector<sysc::Flit>(cfg.eject_depth)),
-      buf_head_(cfg.vcs, 0),
-      buf_count_(cfg.vcs, 0) {}
+      buf_(cfg.vcs, sysc::GrowRing<sysc::Flit>(static_cast<std::size_t>(cfg.eject_depth))) {}
 
 bool PacketEndpoint::drained() const {
   if (!queue_.empty() || cur_flit_ >= 0 || buffered_ != 0) return false;
@@ -81,21 +79,19 @@ void PacketEndpoint::tick() {
     const int v = in_flit_.vc;
     if (v >= cfg_.vcs) {
       fault("flit on VC " + std::to_string(v) + ", which does not exist");
-    } else if (buf_count_[v] >= cfg_.eject_depth) {
+    } else if (static_cast<int>(buf_[v].size()) >= cfg_.eject_depth) {
       fault("network overflowed the ejection buffer of VC " + std::to_string(v));
     } else {
-      buf_[v][(buf_head_[v] + buf_count_[v]) % cfg_.eject_depth] = in_flit_;
-      ++buf_count_[v];
+      buf_[v].push_back(in_flit_);
       ++buffered_;
     }
   }
   if (!stalled_ && buffered_ > 0) {
     for (int k = 0; k < cfg_.vcs; ++k) {
       const int v = (drain_rr_ + k) % cfg_.vcs;
-      if (buf_count_[v] == 0) continue;
-      accept(buf_[v][buf_head_[v]]);
-      buf_head_[v] = (buf_head_[v] + 1) % cfg_.eject_depth;
-      --buf_count_[v];
+      if (buf_[v].empty()) continue;
+      accept(buf_[v].front());
+      buf_[v].pop_front();
       --buffered_;
       out_credit_ = sysc::Credit{true, static_cast<std::uint8_t>(v)};
       drain_rr_ = (v + 1) % cfg_.vcs;

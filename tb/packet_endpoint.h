@@ -12,10 +12,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include "sysc/grow_ring.h"
 #include "sysc/link_block.h"
 #include "tb/packet_format.h"
 
@@ -61,7 +61,7 @@ class PacketEndpoint final : public sysc::LinkBlock {
   std::size_t queued() const { return queue_.size() + (cur_flit_ >= 0 ? 1 : 0); }
   // Removes the packets that have not started (a saturated source's backlog) and appends their ids.
   void withdraw_pending(std::vector<std::uint64_t>& ids) {
-    for (const auto& p : queue_) ids.push_back(p.id);
+    for (std::size_t i = 0; i < queue_.size(); ++i) ids.push_back(queue_[i].id);
     queue_.clear();
   }
   void set_stalled(bool s) { stalled_ = s; }
@@ -106,7 +106,7 @@ class PacketEndpoint final : public sysc::LinkBlock {
   EndpointObserver* obs_;
 
   // source
-  std::deque<PacketSpec> queue_;
+  sysc::GrowRing<PacketSpec> queue_;
   PacketSpec cur_;
   int cur_flit_ = -1;      // next flit of cur_ to send, -1: none in progress
   int cur_vc_ = 0;
@@ -120,9 +120,8 @@ class PacketEndpoint final : public sysc::LinkBlock {
     int next = 0;
   };
   std::vector<Open> open_;                  // per VC
-  std::vector<std::vector<sysc::Flit>> buf_;  // per VC ring, eject_depth slots
-  std::vector<int> buf_head_, buf_count_;
-  int buffered_ = 0;
+  std::vector<sysc::GrowRing<sysc::Flit>> buf_;   // per VC, at most eject_depth flits
+  int buffered_ = 0;                               // flits in all of buf_
   int drain_rr_ = 0;
   bool stalled_ = false;
 

@@ -68,7 +68,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
       if (front) {
         os << ", held by packet " << front->key << " (" << front->src << " -> " << front->dst
            << ") at the front";
-        if (st.count > 1) os << " and " << (st.count - 1) << " more behind it";
+        if (st.packets.size() > 1) os << " and " << (st.packets.size() - 1) << " more behind it";
         if (st.open()) os << "; the VC is owned by packet " << st.back()->key << " until its tail passes";
       }
       // Where the packet at the front wants to go next, and whether that link has room.

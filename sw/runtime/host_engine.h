@@ -13,10 +13,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sw/runtime/program.h"
+#include "sysc/grow_ring.h"
 #include "sysc/nic_node.h"
 
 namespace hxemu::sw {
@@ -73,7 +73,7 @@ class HostEngine {
     bool active = false;
     EngineJob job;
     std::uint64_t busy_until = 0;
-    std::deque<EngineJob> queue;
+    sysc::GrowRing<EngineJob> queue;
   };
   bool run_job(const EngineJob& job);
 
