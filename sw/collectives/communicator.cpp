@@ -1,5 +1,7 @@
 #include "sw/collectives/communicator.h"
 
+#include "sysc/parse_number.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -37,13 +39,7 @@ std::vector<Communicator> make_groups(const sysc::System& sys, const std::string
     std::stringstream ss(spec.substr(8));
     std::string tok;
     while (std::getline(ss, tok, ',')) {
-      try {
-        std::size_t used = 0;
-        v.push_back(std::stoi(tok, &used));
-        if (used != tok.size()) v.back() = -1;
-      } catch (const std::exception&) {
-        v.push_back(-1);
-      }
+      v.push_back(static_cast<int>(sysc::parse_int(tok).value_or(-1)));
     }
     if (v.size() != 4 || v[0] < 0 || v[1] < 0 || v[2] < 1 || v[3] < 1 ||
         v[0] + v[2] > cfg.grid_rows || v[1] + v[3] > cfg.grid_cols) {

@@ -9,8 +9,8 @@
 
 #include "sw/remote/protocol.h"
 #include "sw/remote/server.h"
+#include "sysc/parse_number.h"
 #include "sysc/system_config.h"
-#include "tb/cli/collective_report.h"   // format_bytes
 #include "tb/cli/commands.h"
 
 namespace hxemu::cli {
@@ -26,24 +26,11 @@ struct Opts {
 
 // "65536", "64K", "4M", "1G" (powers of 1024).
 std::uint64_t bytes_option(const std::string& option, const std::string& v) {
-  std::size_t used = 0;
-  std::uint64_t n = 0;
-  try {
-    n = std::stoull(v, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::uint64_t mult = 1;
-  if (used > 0 && used + 1 == v.size()) {
-    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(v[used])));
-    mult = c == 'K' ? 1ull << 10 : c == 'M' ? 1ull << 20 : c == 'G' ? 1ull << 30 : 0;
-  } else if (used != v.size()) {
-    mult = 0;
-  }
-  if (used == 0 || mult == 0 || v[0] == '-' || n > (1ull << 40) / mult) {
+  const auto n = sysc::parse_bytes(v);
+  if (!n || *n > (1ull << 40)) {
     throw UsageError(option + " '" + v + "' is not a size in bytes (digits, optionally K, M or G)");
   }
-  return n * mult;
+  return *n;
 }
 
 int run(const Opts& o) {

@@ -67,15 +67,7 @@ sysc::HarnessFactory harness_of(const TrafficOpts& o) {
   return harness_named(o.harness);
 }
 
-void check_outputs(const TrafficOpts& o) {
-  // Fail before a long run, not after it, when an output cannot be written.
-  for (const std::string* p : {&o.json, &o.csv, &o.plot}) {
-    if (p->empty()) continue;
-    const auto slash = p->find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : p->substr(0, slash + 1);
-    if (::access(dir.c_str(), W_OK) != 0) throw UsageError("cannot write to '" + *p + "'");
-  }
-}
+void check_outputs(const TrafficOpts& o) { check_writable({o.json, o.csv, o.plot}); }
 
 void print_point_header() {
   fmt::print("{:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6} {:>6} {:>7} {:>6} {}\n", "offered",

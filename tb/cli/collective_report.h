@@ -1,5 +1,4 @@
-// The nccl-tests-style table of collective results (stdout, JSON, CSV, SVG), and the parsers the
-// collective commands share.
+// The nccl-tests-style table of collective results (stdout, JSON, CSV, SVG).
 #pragma once
 
 #include <cstdint>
@@ -12,14 +11,6 @@
 #include "sysc/system_config.h"
 
 namespace hxemu::cli {
-
-// "4K:4M" (x2 steps), "64K:1M:x4", or "4096,65536"; K/M/G are powers of 1024. Sizes must be
-// positive multiples of 4 bytes. Throws UsageError naming the spec.
-std::vector<std::uint64_t> parse_sizes(const std::string& spec);
-std::vector<std::string> split_list(const std::string& s);
-// Fails early (UsageError) when an output path's folder is not writable.
-void check_writable(const std::vector<std::string>& paths);
-std::string format_bytes(std::uint64_t b);
 
 class CollectiveTable {
  public:

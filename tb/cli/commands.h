@@ -2,6 +2,7 @@
 // that subcommand is chosen, stores in `action` what to run after parsing.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +35,14 @@ inline void add_config_options(CLI::App* sub, std::string& config, std::vector<s
   sub->add_option("--set", sets,
                   "override a configuration field, e.g. --set router.vcs_per_class=4 (repeatable)");
 }
+
+// "4K:4M" (x2 steps), "64K:1M:x4", or "4096,65536"; K/M/G are powers of 1024. Sizes must be
+// positive multiples of 4 bytes. Throws UsageError naming the spec.
+std::vector<std::uint64_t> parse_sizes(const std::string& spec);
+std::vector<std::string> split_list(const std::string& s);
+// Fails early (UsageError) when an output path's folder is not writable.
+void check_writable(const std::vector<std::string>& paths);
+std::string format_bytes(std::uint64_t b);
 
 // The harness named by a --harness option: "plain", "parallel" or "systemc".
 sysc::HarnessFactory harness_named(const std::string& name);

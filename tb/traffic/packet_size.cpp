@@ -1,5 +1,7 @@
 #include "tb/traffic/packet_size.h"
 
+#include "sysc/parse_number.h"
+
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -8,14 +10,8 @@ namespace hxemu::tb {
 
 namespace {
 int parse_len(const std::string& s, const std::string& spec, int max_flits) {
-  std::size_t used = 0;
-  int v = 0;
-  try {
-    v = std::stoi(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || v < 1 || v > max_flits) {
+  const long long v = sysc::parse_int(s).value_or(0);
+  if (v < 1 || v > max_flits) {
     throw std::invalid_argument("packet length '" + spec + "': '" + s +
                                 "' is not a flit count in 1.." + std::to_string(max_flits) +
                                 " (forms: N, uniform:MIN:MAX, bimodal:A:B:P)");
@@ -44,13 +40,7 @@ PacketSize::PacketSize(const std::string& spec, int max_flits) : spec_(spec) {
     kind_ = Kind::kBimodal;
     a_ = parse_len(parts[1], spec, max_flits);
     b_ = parse_len(parts[2], spec, max_flits);
-    try {
-      std::size_t used = 0;
-      p_ = std::stod(parts[3], &used);
-      if (used != parts[3].size()) p_ = -1;
-    } catch (const std::exception&) {
-      p_ = -1;
-    }
+    p_ = sysc::parse_double(parts[3]).value_or(-1);
     if (!(p_ >= 0 && p_ <= 1)) {
       throw std::invalid_argument("packet length '" + spec + "': probability must be in 0..1");
     }

@@ -1,5 +1,7 @@
 #include "tb/traffic/pattern.h"
 
+#include "sysc/parse_number.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -78,30 +80,17 @@ TrafficPattern::TrafficPattern(const std::string& spec, const LogicalGrid& grid,
     if (parts.size() != 3) {
       throw std::invalid_argument("pattern hotspot needs hotspot:FRACTION:NODE[,NODE...], e.g. hotspot:0.2:0,63");
     }
-    try {
-      std::size_t used = 0;
-      hot_fraction_ = std::stod(parts[1], &used);
-      if (used != parts[1].size()) hot_fraction_ = -1;
-    } catch (const std::exception&) {
-      throw std::invalid_argument("pattern hotspot: fraction '" + parts[1] + "' is not a number in 0..1");
-    }
+    hot_fraction_ = sysc::parse_double(parts[1]).value_or(-1);
     if (!(hot_fraction_ >= 0 && hot_fraction_ <= 1)) {
       throw std::invalid_argument("pattern hotspot: fraction '" + parts[1] + "' is not a number in 0..1");
     }
     for (const auto& t : split(parts[2], ',')) {
-      int node = -1;
-      try {
-        std::size_t used = 0;
-        node = std::stoi(t, &used);
-        if (used != t.size()) node = -1;
-      } catch (const std::exception&) {
-        node = -1;
-      }
+      const long long node = sysc::parse_int(t).value_or(-1);
       if (node < 0 || node >= n) {
         throw std::invalid_argument("pattern hotspot: hot node '" + t + "' is not a node id in 0.." +
                                     std::to_string(n - 1));
       }
-      hot_nodes_.push_back(node);
+      hot_nodes_.push_back(static_cast<int>(node));
     }
   } else if (name_ == "randperm") {
     no_args();

@@ -1,5 +1,7 @@
 #include "tb/traffic/sweep.h"
 
+#include "sysc/parse_number.h"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -13,14 +15,8 @@ std::vector<double> parse_loads(const std::string& spec) {
     throw std::invalid_argument("--loads '" + spec + "': an empty field (forms: START:END:STEP or a comma list)");
   }
   auto number = [&](const std::string& s) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != s.size() || !(v > 0) || v > 1) {
+    const double v = sysc::parse_double(s).value_or(-1);
+    if (!(v > 0) || v > 1) {
       throw std::invalid_argument("--loads '" + spec + "': '" + s +
                                   "' is not a load in (0, 1] flits/node/cycle (forms: START:END:STEP "
                                   "or a comma list)");
