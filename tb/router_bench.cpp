@@ -47,6 +47,27 @@ int RouterBench::dor_port(int dst_row, int dst_col) const {
   return static_cast<int>(Port::kLocal);
 }
 
+std::pair<int, int> RouterBench::dst_for(int out) const {
+  switch (static_cast<sysc::Port>(out)) {
+    case sysc::Port::kN: return {cfg_.row - 1, cfg_.col};
+    case sysc::Port::kE: return {cfg_.row, cfg_.col + 1};
+    case sysc::Port::kS: return {cfg_.row + 1, cfg_.col};
+    case sysc::Port::kW: return {cfg_.row, cfg_.col - 1};
+    default: return {cfg_.row, cfg_.col};
+  }
+}
+
+std::vector<int> RouterBench::legal_outputs(int in) {
+  constexpr int N = 0, E = 1, S = 2, W = 3, L = 4;
+  switch (in) {
+    case L: return {N, E, S, W, L};
+    case W: return {E, N, S, L};   // travelling east
+    case E: return {W, N, S, L};   // travelling west
+    case N: return {S, L};         // travelling south
+    default: return {N, L};        // S: travelling north
+  }
+}
+
 std::uint32_t RouterBench::send(int port, int vc, int dst_row, int dst_col, int flits) {
   BenchPacket p;
   p.id = static_cast<std::uint32_t>(packets_.size());

@@ -17,6 +17,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sysc/board_router.h"
@@ -64,6 +65,12 @@ class RouterBench {
   std::uint32_t send(int port, int vc, int dst_row, int dst_col, int flits);
   // The output DOR must choose from this router toward (dst_row, dst_col).
   int dor_port(int dst_row, int dst_col) const;
+  // A destination (row, col) one step away through output `out` (the router itself for the local
+  // port): the router must sit away from the board's edges.
+  std::pair<int, int> dst_for(int out) const;
+  // Outputs dimension-order routing allows after arriving on `in` (X first, then Y, then eject):
+  // from the local port any, from W or E onward or turning to N, S, L, from N or S onward or L.
+  static std::vector<int> legal_outputs(int in);
 
   void step();
   // Steps until every sent packet has fully arrived and the router is quiet; false on timeout.

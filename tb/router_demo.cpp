@@ -8,23 +8,6 @@
 
 namespace hxemu::tb {
 
-namespace {
-// Outputs dimension-order routing allows after arriving on `in` (N E S W L = 0..4).
-std::vector<int> legal_outputs(int in) {
-  switch (in) {
-    case 4: return {0, 1, 2, 3, 4};
-    case 3: return {1, 0, 2, 4};
-    case 1: return {3, 0, 2, 4};
-    case 0: return {2, 4};
-    default: return {0, 4};
-  }
-}
-std::pair<int, int> dst_for(int out) {
-  static const int kRow[] = {0, 1, 2, 1, 1};
-  static const int kCol[] = {1, 2, 1, 0, 1};
-  return {kRow[out], kCol[out]};
-}
-}  // namespace
 
 RouterDemoResult run_router_demo(const RouterDemoConfig& cfg) {
   RouterBenchConfig bc;
@@ -44,9 +27,9 @@ RouterDemoResult run_router_demo(const RouterDemoConfig& cfg) {
   for (std::uint64_t c = 0; c < end; ++c) {
     for (int in = 0; in < 5; ++in) {
       if (u(rng) < p_packet) {
-        const auto outs = legal_outputs(in);
+        const auto outs = RouterBench::legal_outputs(in);
         const int out = outs[std::uniform_int_distribution<std::size_t>(0, outs.size() - 1)(rng)];
-        const auto [r, col] = dst_for(out);
+        const auto [r, col] = bench.dst_for(out);
         bench.send(in, vc(rng), r, col, cfg.packet_flits);
       }
     }

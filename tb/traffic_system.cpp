@@ -16,7 +16,7 @@ std::unique_ptr<sysc::LinkBlock> EndpointFactory::make_terminal(const sysc::Term
   return ep;
 }
 
-TrafficSystem::TrafficSystem(const sysc::SystemConfig& cfg, HarnessFactory harness) {
+TrafficSystem::TrafficSystem(const sysc::SystemConfig& cfg, sysc::HarnessFactory harness) {
   factory_ = std::make_unique<EndpointFactory>(&sb_);
   sys_ = std::make_unique<sysc::System>(cfg, *factory_);
   harness_ = harness(*sys_);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sysc/system.h"
-#include "tb/harness.h"
+#include "sysc/harness.h"
 #include "tb/packet_endpoint.h"
 #include "tb/scoreboard.h"
 #include "tb/watchdog.h"
@@ -27,14 +27,14 @@ class EndpointFactory final : public sysc::TerminalFactory {
 
 class TrafficSystem {
  public:
-  explicit TrafficSystem(const sysc::SystemConfig& cfg, HarnessFactory harness = make_plain_harness);
+  explicit TrafficSystem(const sysc::SystemConfig& cfg, sysc::HarnessFactory harness = sysc::make_plain_harness);
 
   sysc::System& sys() { return *sys_; }
   const sysc::System& sys() const { return *sys_; }
   Scoreboard& scoreboard() { return sb_; }
   const Scoreboard& scoreboard() const { return sb_; }
   PacketEndpoint& endpoint(int node) { return *factory_->endpoints()[node]; }
-  Harness& harness() { return *harness_; }
+  sysc::Harness& harness() { return *harness_; }
   std::uint64_t now() const { return sys_->net().now(); }
   int nodes() const { return sys_->nodes(); }
 
@@ -52,7 +52,7 @@ class TrafficSystem {
   Scoreboard sb_;
   std::unique_ptr<EndpointFactory> factory_;
   std::unique_ptr<sysc::System> sys_;
-  std::unique_ptr<Harness> harness_;
+  std::unique_ptr<sysc::Harness> harness_;
   std::unique_ptr<Watchdog> watchdog_;
 };
 

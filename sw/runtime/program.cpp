@@ -4,7 +4,8 @@
 
 namespace hxemu::sw {
 
-int Program::add(Op op, std::initializer_list<int> deps) {
+template <class Deps>
+int Program::add(Op op, const Deps& deps) {
   const int id = static_cast<int>(ops_.size());
   op.first_dep = static_cast<std::uint32_t>(deps_.size());
   for (int d : deps) {
@@ -40,10 +41,10 @@ int Program::recv(int rail, int peer, std::uint16_t tag, std::initializer_list<i
   return add(op, deps);
 }
 
-int Program::reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
-                    std::initializer_list<int> deps) {
+int Program::engine_op(OpKind kind, int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+                       std::initializer_list<int> deps) {
   Op op;
-  op.kind = OpKind::kReduce;
+  op.kind = kind;
   op.rail = static_cast<std::uint8_t>(rail);
   op.dst = dst;
   op.src = src;
@@ -51,28 +52,20 @@ int Program::reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_
   return add(op, deps);
 }
 
+int Program::reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+                    std::initializer_list<int> deps) {
+  return engine_op(OpKind::kReduce, rail, dst, src, len, deps);
+}
+
 int Program::copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
                   std::initializer_list<int> deps) {
-  Op op;
-  op.kind = OpKind::kCopy;
-  op.rail = static_cast<std::uint8_t>(rail);
-  op.dst = dst;
-  op.src = src;
-  op.len = len;
-  return add(op, deps);
+  return engine_op(OpKind::kCopy, rail, dst, src, len, deps);
 }
 
 int Program::join(const std::vector<int>& deps) {
   Op op;
   op.kind = OpKind::kJoin;
-  const int id = add(op, {});   // (carries the gate, if any)
-  for (int d : deps) {
-    if (d < 0) continue;
-    if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
-    deps_.push_back(d);
-    ++ops_.back().deps;
-  }
-  return id;
+  return add(op, deps);
 }
 
 void Program::depend_last_on(int dep) {

@@ -53,7 +53,10 @@ class Program {
   int last() const { return static_cast<int>(ops_.size()) - 1; }
 
  private:
-  int add(Op op, std::initializer_list<int> deps);
+  template <class Deps>
+  int add(Op op, const Deps& deps);
+  int engine_op(OpKind kind, int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
+                std::initializer_list<int> deps);
   std::vector<Op> ops_;
   std::vector<int> deps_;
   int gate_ = -1;

@@ -86,7 +86,7 @@ int run_child(const Options& o) {
   if (o.configs.size() != 1) throw UsageError("--child takes exactly one --config");
   const auto cfg = hxemu::sysc::load_system_config(o.configs[0], o.sets);
   const auto kind =
-      o.child == "plain" ? hxemu::tb::HarnessKind::kPlain : hxemu::tb::HarnessKind::kSystemC;
+      o.child == "plain" ? hxemu::sysc::HarnessKind::kPlain : hxemu::sysc::HarnessKind::kSystemC;
   const Measurement m = hxemu::tb::bench::measure(cfg, run_config(o), kind);
   fmt::print("{}{}\n", kResultTag, m.json().dump());
   std::fflush(stdout);

@@ -29,9 +29,9 @@ double thread_cpu_now() {
 
 // Wraps a harness and times its run() calls (a few hundred cycles of blocks at a time, so the two
 // clock reads per call cost well under 0.1%).
-class TimedHarness final : public Harness {
+class TimedHarness final : public sysc::Harness {
  public:
-  explicit TimedHarness(std::unique_ptr<Harness> inner) : inner_(std::move(inner)) {}
+  explicit TimedHarness(std::unique_ptr<sysc::Harness> inner) : inner_(std::move(inner)) {}
   void run(std::uint64_t cycles) override {
     const auto w0 = std::chrono::steady_clock::now();
     const double c0 = thread_cpu_now();
@@ -42,14 +42,14 @@ class TimedHarness final : public Harness {
   const char* name() const override { return inner_->name(); }
 
  private:
-  std::unique_ptr<Harness> inner_;
+  std::unique_ptr<sysc::Harness> inner_;
 };
 
-std::unique_ptr<Harness> timed_plain(sysc::System& sys) {
-  return std::make_unique<TimedHarness>(make_plain_harness(sys));
+std::unique_ptr<sysc::Harness> timed_plain(sysc::System& sys) {
+  return std::make_unique<TimedHarness>(sysc::make_plain_harness(sys));
 }
-std::unique_ptr<Harness> timed_systemc(sysc::System& sys) {
-  return std::make_unique<TimedHarness>(make_systemc_harness(sys));
+std::unique_ptr<sysc::Harness> timed_systemc(sysc::System& sys) {
+  return std::make_unique<TimedHarness>(sysc::make_systemc_harness(sys));
 }
 
 std::string fnv1a_hex(const std::string& s) {
@@ -65,10 +65,10 @@ std::string fnv1a_hex(const std::string& s) {
 
 }  // namespace
 
-Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, HarnessKind kind) {
+Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, sysc::HarnessKind kind) {
   g_step = {};
   const TrafficRunResult r =
-      run_traffic(cfg, rc, kind == HarnessKind::kPlain ? timed_plain : timed_systemc);
+      run_traffic(cfg, rc, kind == sysc::HarnessKind::kPlain ? timed_plain : timed_systemc);
 
   Measurement m;
   m.config = cfg.name;

@@ -39,6 +39,6 @@ struct Measurement {
 };
 
 // Runs one measurement in this process (plain C++ loop or the SystemC modules).
-Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, HarnessKind kind);
+Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, sysc::HarnessKind kind);
 
 }  // namespace hxemu::tb::bench

@@ -53,7 +53,7 @@ bool point_saturated(const TrafficRunResult& r, double zero_load, const SweepCon
 }
 
 SweepResult run_sweep(const sysc::SystemConfig& sys_cfg, const SweepConfig& cfg,
-                      HarnessFactory harness,
+                      sysc::HarnessFactory harness,
                       const std::function<void(std::size_t, const TrafficRunResult&)>& on_point) {
   SweepResult res;
   int past = -1;

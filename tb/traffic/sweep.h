@@ -46,7 +46,7 @@ bool point_saturated(const TrafficRunResult& r, double zero_load, const SweepCon
 std::vector<double> parse_loads(const std::string& spec);
 
 SweepResult run_sweep(const sysc::SystemConfig& sys_cfg, const SweepConfig& cfg,
-                      HarnessFactory harness = make_plain_harness,
+                      sysc::HarnessFactory harness = sysc::make_plain_harness,
                       const std::function<void(std::size_t, const TrafficRunResult&)>& on_point = {});
 
 }  // namespace hxemu::tb

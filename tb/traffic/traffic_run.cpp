@@ -60,7 +60,7 @@ std::string port_label(const sysc::System& sys, sysc::PortRef p) {
 }  // namespace
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             HarnessFactory harness) {
+                             sysc::HarnessFactory harness) {
   TrafficRunResult res;
   res.cfg = cfg;
   TrafficSystem ts(sys_cfg, harness);

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sysc/system_config.h"
-#include "tb/harness.h"
+#include "sysc/harness.h"
 #include "tb/stats/latency_stats.h"
 #include "tb/watchdog.h"
 
@@ -81,6 +81,6 @@ struct TrafficRunResult {
 };
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             HarnessFactory harness = make_plain_harness);
+                             sysc::HarnessFactory harness = sysc::make_plain_harness);
 
 }  // namespace hxemu::tb

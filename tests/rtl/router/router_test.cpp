@@ -14,28 +14,6 @@ namespace {
 
 constexpr int N = 0, E = 1, S = 2, W = 3, L = 4;
 
-// Destination (row, col) that makes the router at (1,1) of a 3x3 board choose `out`.
-std::pair<int, int> dst_for(int out) {
-  switch (out) {
-    case N: return {0, 1};
-    case E: return {1, 2};
-    case S: return {2, 1};
-    case W: return {1, 0};
-    default: return {1, 1};
-  }
-}
-
-// Outputs dimension-order routing allows after arriving on `in` (X first, then Y, then eject).
-std::vector<int> legal_outputs(int in) {
-  switch (in) {
-    case L: return {N, E, S, W, L};
-    case W: return {E, N, S, L};   // travelling east
-    case E: return {W, N, S, L};   // travelling west
-    case N: return {S, L};         // travelling south
-    default: return {N, L};        // S: travelling north
-  }
-}
-
 void expect_clean(const RouterBench& b) {
   for (const auto& e : b.errors()) ADD_FAILURE() << e;
   EXPECT_FALSE(b.router_error());
@@ -67,10 +45,10 @@ TEST_P(RouterVcs, EveryInputReachesEveryLegalOutput) {
   RouterBench b(cfg);
   int sent = 0;
   for (int in = 0; in < 5; ++in) {
-    for (int out : legal_outputs(in)) {
+    for (int out : RouterBench::legal_outputs(in)) {
       for (int flits : {1, 4, 16}) {
         for (int vc = 0; vc < cfg.vcs; ++vc) {
-          const auto [r, c] = dst_for(out);
+          const auto [r, c] = b.dst_for(out);
           ASSERT_EQ(b.dor_port(r, c), out);
           b.send(in, vc, r, c, flits);
           ++sent;
@@ -96,9 +74,9 @@ TEST(Router, ZeroLoadLatencyIsTwoCyclesPerRouter) {
     cfg.link_latency = latency;
     RouterBench b(cfg);
     for (int in = 0; in < 5; ++in) {
-      for (int out : legal_outputs(in)) {
+      for (int out : RouterBench::legal_outputs(in)) {
         for (int flits : {1, 5}) {
-          const auto [r, c] = dst_for(out);
+          const auto [r, c] = b.dst_for(out);
           const std::uint32_t id = b.send(in, 0, r, c, flits);
           ASSERT_TRUE(b.drain(1000));
           const std::uint64_t in_cycle = b.head_in_cycle().at(id);
@@ -120,7 +98,7 @@ TEST(Router, WormholeContiguousPerVcWhileVcsInterleave) {
   RouterBenchConfig cfg;
   cfg.vcs = 2;
   RouterBench b(cfg);
-  const auto [r, c] = dst_for(E);
+  const auto [r, c] = b.dst_for(E);
   for (int i = 0; i < 4; ++i) {
     b.send(L, 0, r, c, 8);
     b.send(W, 1, r, c, 8);
@@ -159,7 +137,7 @@ TEST(Router, NeverSendsWithoutCreditAndReturnsEveryCredit) {
   for (int i = 0; i < 40; ++i) {
     for (int in : {L, W, N, S}) {
       const int out = (in == L || in == W) ? E : L;
-      const auto [r, c] = dst_for(out == E ? E : L);
+      const auto [r, c] = b.dst_for(out == E ? E : L);
       b.send(in, i % 2, r, c, 1 + i % 6);
     }
   }
@@ -198,7 +176,7 @@ TEST(Router, FairShareOfOneOutputUnderFullContention) {
   RouterBenchConfig cfg;
   cfg.vcs = 2;
   RouterBench b(cfg);
-  const auto [r, c] = dst_for(L);
+  const auto [r, c] = b.dst_for(L);
   const int cycles = 10000;
   for (int in = 0; in < 5; ++in) {
     for (int i = 0; i < cycles / 4 + 100; ++i) b.send(in, i % 2, r, c, 4);
@@ -241,9 +219,9 @@ TEST_P(RouterVcs, RandomStressWithRandomStalls) {
   for (int cycle = 0; cycle < 100000; ++cycle) {
     for (int in = 0; in < 5; ++in) {
       if (u(rng) < 0.12) {
-        const auto outs = legal_outputs(in);
+        const auto outs = RouterBench::legal_outputs(in);
         const int out = outs[std::uniform_int_distribution<int>(0, outs.size() - 1)(rng)];
-        const auto [r, c] = dst_for(out);
+        const auto [r, c] = b.dst_for(out);
         b.send(in, vc(rng), r, c, len(rng));
       }
       if (stall_left[in] > 0) {
