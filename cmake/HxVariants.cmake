@@ -7,9 +7,8 @@ set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC in every verilated bloc
 
 set(HX_REGISTRY_INCLUDES "")
 set(HX_BOARD_ROUTER_ENTRIES "")
-# Other block kinds (switch, NIC) append their own headers and factory code to these two.
-set(HX_REGISTRY_EXTRA_HEADERS "")
-set(HX_REGISTRY_EXTRA_CODE "")
+set(HX_SWITCH_ENTRIES "")
+set(HX_NIC_ENTRIES "")
 
 # Board routers with one local port (synthetic traffic: one endpoint per node) and with four (one
 # NIC per network port: the rails).
@@ -27,8 +26,8 @@ foreach(nl 1 4)
   endforeach()
 endforeach()
 
-include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake OPTIONAL)
-include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake OPTIONAL)
+include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake)
 
 configure_file(${PROJECT_SOURCE_DIR}/sysc/model_registry.cpp.in
                ${PROJECT_BINARY_DIR}/generated/model_registry.cpp @ONLY)

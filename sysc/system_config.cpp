@@ -234,11 +234,13 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                     : VcPolicy::kDynamic;
 
   int slots = 0;
-  std::string vc_list;
+  std::set<int> vcs_built;
   for (const auto& v : board_router_variants()) {
     slots = v.buffer_slots;
-    vc_list += (vc_list.empty() ? "" : ",") + std::to_string(v.vcs);
+    vcs_built.insert(v.vcs);
   }
+  std::string vc_list;
+  for (int v : vcs_built) vc_list += (vc_list.empty() ? "" : ",") + std::to_string(v);
   c.board_depth = get_int(rt, "router", "buffer_depth", 1, slots, 8);
 
   const json& links = section(root, "links");
