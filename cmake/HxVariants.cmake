@@ -29,5 +29,5 @@ endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake)
 
-configure_file(${PROJECT_SOURCE_DIR}/sysc/model_registry.cpp.in
+configure_file(${PROJECT_SOURCE_DIR}/sysc/blocks/model_registry.cpp.in
                ${PROJECT_BINARY_DIR}/generated/model_registry.cpp @ONLY)

@@ -1,6 +1,6 @@
 # NIC variants (rtl/nic/hx_nic.sv), included by HxVariants.cmake. One variant per VC count of the
 # router's local port; the RX buffer slots per VC are HX_BUFFER_SLOTS like every other block.
-# Appends to HX_NIC_ENTRIES, the table sysc/model_registry.cpp.in builds make_nic() from.
+# Appends to HX_NIC_ENTRIES, the table sysc/blocks/model_registry.cpp.in builds make_nic() from.
 set(HX_NIC_VCS "${HX_ROUTER_VCS}" CACHE STRING "VCs of the NIC variants (the router's local port)")
 set(HX_NIC_MAX_PACKET_FLITS 64 CACHE STRING "largest packet length in flits a NIC can send (MAXP)")
 set(HX_NIC_NODES 4096 CACHE STRING "largest node count the NIC's per-node tables cover (NODES)")

@@ -1,6 +1,6 @@
 # Tree-switch variants: every radix in HX_SWITCH_RADICES with every VC count of the routers (a
 # system's switches and routers share one VC-class table). Appends to HX_SWITCH_ENTRIES, the table
-# sysc/model_registry.cpp.in builds make_switch() from.
+# sysc/blocks/model_registry.cpp.in builds make_switch() from.
 set(HX_SWITCH_RADICES "4;8;16" CACHE STRING "radices of the switch variants")
 
 foreach(k ${HX_SWITCH_RADICES})

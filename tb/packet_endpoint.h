@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "sysc/grow_ring.h"
-#include "sysc/link_block.h"
+#include "sysc/fabric/grow_ring.h"
+#include "sysc/fabric/link_block.h"
 #include "tb/packet_format.h"
 
 namespace hxemu::tb {

@@ -1,11 +1,11 @@
 // How the testbench's synthetic packets are laid out in flits. Head flits carry the routing fields
-// (sysc/flit.h) plus the packet's identity; every flit's remaining words are a function of
+// (sysc/fabric/flit.h) plus the packet's identity; every flit's remaining words are a function of
 // (packet id, flit index), so any receiver can check a flit it gets without a copy of the packet.
 #pragma once
 
 #include <cstdint>
 
-#include "sysc/flit.h"
+#include "sysc/fabric/flit.h"
 
 namespace hxemu::tb {
 

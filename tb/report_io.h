@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sysc/system_config.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::tb {
 

@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "sysc/board_router.h"
-#include "sysc/link.h"
+#include "sysc/blocks/board_router.h"
+#include "sysc/fabric/link.h"
 
 namespace hxemu::tb {
 

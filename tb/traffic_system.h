@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sysc/system.h"
-#include "sysc/harness.h"
+#include "sysc/system/system.h"
+#include "sysc/harness/harness.h"
 #include "tb/packet_endpoint.h"
 #include "tb/scoreboard.h"
 #include "tb/watchdog.h"

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "sysc/route_model.h"
+#include "sysc/system/route_model.h"
 
 namespace hxemu::tb {
 

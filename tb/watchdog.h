@@ -2,13 +2,13 @@
 // `stall_cycles` while packets are outstanding (deadlock), or a packet older than `max_age`
 // cycles (livelock / starvation) -- and explains where flits are stuck as a wait-for list: which
 // packet holds which VC of which link, how full it is, and which link's credits its front packet
-// waits for (by the routing functions, sysc/route_model.h).
+// waits for (by the routing functions, sysc/system/route_model.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "sysc/system.h"
+#include "sysc/system/system.h"
 #include "tb/scoreboard.h"
 
 namespace hxemu::tb {

@@ -1,6 +1,6 @@
 #include "sw/collectives/communicator.h"
 
-#include "sysc/parse_number.h"
+#include "sysc/util/parse_number.h"
 
 #include <sstream>
 #include <stdexcept>

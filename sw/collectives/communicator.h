@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sysc/system.h"
+#include "sysc/system/system.h"
 
 namespace hxemu::sw {
 

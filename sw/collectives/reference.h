@@ -13,7 +13,7 @@
 
 #include "sw/collectives/algorithms.h"
 #include "sw/runtime/program.h"
-#include "sysc/host_memory.h"
+#include "sysc/host/host_memory.h"
 
 namespace hxemu::sw {
 

@@ -7,7 +7,7 @@
 
 #include "sw/collectives/communicator.h"
 #include "sw/collectives/reference.h"
-#include "sysc/route_model.h"
+#include "sysc/system/route_model.h"
 
 namespace hxemu::sw {
 

@@ -4,7 +4,7 @@
 // until every program finished, checks every result element, and reports nccl-tests figures beside
 // the algorithm's bound.
 //
-// The bound: route every put of the schedule through the system's routing (sysc/route_model.h)
+// The bound: route every put of the schedule through the system's routing (sysc/system/route_model.h)
 // and add its bytes to every link it crosses, NIC links included; the busiest link, at full payload
 // bandwidth (flit_bits / 8 bytes per cycle), gives the shortest possible time, hence the highest
 // possible busbw of that algorithm on that machine ("its busbw if every link it drives ran at full
@@ -20,9 +20,9 @@
 
 #include "sw/collectives/algorithms.h"
 #include "sw/runtime/host_cpu.h"
-#include "sysc/harness.h"
-#include "sysc/nic_node.h"
-#include "sysc/system.h"
+#include "sysc/harness/harness.h"
+#include "sysc/host/nic_node.h"
+#include "sysc/system/system.h"
 
 namespace hxemu::sw {
 

@@ -25,9 +25,9 @@
 
 #include "sw/remote/protocol.h"
 #include "sw/runtime/host_engine.h"
-#include "sysc/nic_node.h"
-#include "sysc/system.h"
-#include "sysc/system_config.h"
+#include "sysc/host/nic_node.h"
+#include "sysc/system/system.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::sw::remote {
 

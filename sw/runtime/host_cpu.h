@@ -1,7 +1,7 @@
 // HostCpu: the host of one accelerator running a Program against the node's NICs (one per rail)
 // and its host memory. It is a block without links that the System steps with the node's board,
 // so host reactions are cycle-accurate: a completion delivered in cycle t is seen in t + 1, the put
-// it triggers is offered to the NIC in t + 2 (sysc/nic_node.h).
+// it triggers is offered to the NIC in t + 2 (sysc/host/nic_node.h).
 //
 // It is ProgramState (what to do next) driving HostEngine (doing it to the hardware); the remote
 // host interface (sw/remote/) drives the same HostEngine for programs that run outside, and its
@@ -15,7 +15,7 @@
 #include "sw/runtime/host_engine.h"
 #include "sw/runtime/program.h"
 #include "sw/runtime/program_state.h"
-#include "sysc/nic_node.h"
+#include "sysc/host/nic_node.h"
 
 namespace hxemu::sw {
 

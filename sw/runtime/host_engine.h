@@ -2,7 +2,7 @@
 // by HostCpu (programs run in-process) and the remote host interface (sw/remote/, where outside
 // programs issue the same operations over TCP). It owns no policy about what to do next; it
 //   - posts puts on a rail's NIC, filling in the destination's routing coordinates
-//     (System::route_of); the NIC is offered the put from the next cycle (sysc/nic_node.h);
+//     (System::route_of); the NIC is offered the put from the next cycle (sysc/host/nic_node.h);
 //   - runs reduce and copy jobs on the rail's reduction engine: one engine per rail, serial, a job
 //     takes ceil(len * cycles_per_byte) cycles (at least 1) from the cycle it starts, and its data
 //     is combined for real (int32 or float32 sums, element by element) in the cycle it finishes;
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "sw/runtime/program.h"
-#include "sysc/grow_ring.h"
-#include "sysc/nic_node.h"
+#include "sysc/fabric/grow_ring.h"
+#include "sysc/host/nic_node.h"
 
 namespace hxemu::sw {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "sw/runtime/program.h"
-#include "sysc/nic.h"
+#include "sysc/blocks/nic.h"
 
 namespace hxemu::sw {
 

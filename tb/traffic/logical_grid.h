@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sysc/system.h"
+#include "sysc/system/system.h"
 
 namespace hxemu::tb {
 

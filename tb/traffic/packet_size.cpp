@@ -1,6 +1,6 @@
 #include "tb/traffic/packet_size.h"
 
-#include "sysc/parse_number.h"
+#include "sysc/util/parse_number.h"
 
 #include <sstream>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #include "tb/traffic/pattern.h"
 
-#include "sysc/parse_number.h"
+#include "sysc/util/parse_number.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,6 +1,6 @@
 #include "tb/traffic/sweep.h"
 
-#include "sysc/parse_number.h"
+#include "sysc/util/parse_number.h"
 
 #include <cmath>
 #include <sstream>

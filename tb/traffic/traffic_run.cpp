@@ -6,7 +6,7 @@
 #include <random>
 #include <unordered_map>
 
-#include "sysc/route_model.h"
+#include "sysc/system/route_model.h"
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"

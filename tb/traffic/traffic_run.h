@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sysc/system_config.h"
-#include "sysc/harness.h"
+#include "sysc/system/system_config.h"
+#include "sysc/harness/harness.h"
 #include "tb/stats/latency_stats.h"
 #include "tb/watchdog.h"
 

@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "sysc/route_model.h"
-#include "system_test_util.h"
+#include "sysc/system/route_model.h"
+#include "tests/util/system_test_util.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {

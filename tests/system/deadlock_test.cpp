@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "system_test_util.h"
+#include "tests/util/system_test_util.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "sysc/host_memory.h"
-#include "sysc/link.h"
-#include "sysc/nic.h"
+#include "sysc/host/host_memory.h"
+#include "sysc/fabric/link.h"
+#include "sysc/blocks/nic.h"
 
 namespace hxemu::nictest {
 

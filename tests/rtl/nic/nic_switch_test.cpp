@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "sysc/network.h"
-#include "sysc/nic_node.h"
-#include "sysc/switch_block.h"
+#include "sysc/fabric/network.h"
+#include "sysc/host/nic_node.h"
+#include "sysc/blocks/switch_block.h"
 
 namespace hxemu::test {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "Vhx_nic_v2_w224.h"
-#include "Vhx_nic_v2_w224___024root.h"   // sysc/link_ports.h touches its edge-detection state
+#include "Vhx_nic_v2_w224___024root.h"   // sysc/blocks/link_ports.h touches its edge-detection state
 #include "nic_bench.h"
-#include "sysc/nic_model.h"
+#include "sysc/blocks/nic_model.h"
 
 namespace hxemu::nictest {
 namespace {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "sysc/board_router.h"
-#include "sysc/link.h"
+#include "sysc/blocks/board_router.h"
+#include "sysc/fabric/link.h"
 
 namespace hxemu::test {
 namespace {

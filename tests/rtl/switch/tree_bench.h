@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "sysc/network.h"
-#include "sysc/tree_builder.h"
+#include "sysc/fabric/network.h"
+#include "sysc/system/tree_builder.h"
 #include "tb/packet_endpoint.h"
 #include "tb/scoreboard.h"
 

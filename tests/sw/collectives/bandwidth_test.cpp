@@ -6,9 +6,9 @@
 #include "sw/collectives/grid_cycles.h"
 #include "sw/collectives/session.h"
 #include "sw/jobs/training_job.h"
-#include "sysc/parallel_harness.h"
-#include "sysc/route_model.h"
-#include "sysc/system_config.h"
+#include "sysc/harness/parallel_harness.h"
+#include "sysc/system/route_model.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sw/collectives/session.h"
-#include "sysc/system_config.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::test {
 namespace {

@@ -21,7 +21,7 @@
 #include "sw/collectives/reference.h"
 #include "sw/collectives/session.h"
 #include "sw/remote/program_runner.h"
-#include "sysc/host_memory.h"
+#include "sysc/host/host_memory.h"
 
 namespace hxemu::test {
 namespace {

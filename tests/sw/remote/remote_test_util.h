@@ -9,7 +9,7 @@
 
 #include "sw/remote/client.h"
 #include "sw/remote/server.h"
-#include "sysc/system_config.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::test {
 

@@ -10,8 +10,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "sysc/system_config.h"
-#include "system_test_util.h"
+#include "sysc/system/system_config.h"
+#include "tests/util/system_test_util.h"
 #include "tb/scoreboard.h"
 #include "tb/stats/latency_stats.h"
 #include "tb/traffic/logical_grid.h"

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "sysc/route_model.h"
-#include "sysc/system_config.h"
-#include "system_test_util.h"
+#include "sysc/system/route_model.h"
+#include "sysc/system/system_config.h"
+#include "tests/util/system_test_util.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {

@@ -1,0 +1,37 @@
+// hxemu describe --config F [--json FILE]: the system a configuration builds.
+#include <fmt/core.h>
+
+#include "sysc/system/system_config.h"
+#include "app/cli/commands.h"
+#include "app/commands/describe.h"
+#include "tb/report_io.h"
+#include "tb/traffic_system.h"
+
+namespace hxemu::cli {
+
+void add_describe(CLI::App& app, Action& action) {
+  struct Opts {
+    std::string config, json;
+    std::vector<std::string> sets;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("describe", "print the system a configuration builds");
+  add_config_options(sub, o->config, o->sets);
+  sub->add_option("--json", o->json, "also write the description as JSON to FILE");
+  sub->callback([o, &action] {
+    action = [o] {
+      const auto cfg = sysc::load_system_config(o->config, o->sets);
+      tb::TrafficSystem ts(cfg);
+      const auto d = tb::describe_system(ts.sys());
+      fmt::print("{}", d.text);
+      if (!o->json.empty()) {
+        nlohmann::json j = d.json;
+        j["stamp"] = tb::reproducibility_stamp(cfg, 0, g_command_line);
+        tb::write_file_atomic(o->json, j.dump(2) + "\n");
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace hxemu::cli

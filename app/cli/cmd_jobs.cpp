@@ -1,0 +1,69 @@
+// hxemu jobs: several training jobs on disjoint sub-grids of boards, each against itself alone.
+#include <fmt/core.h>
+
+#include <memory>
+
+#include "sw/jobs/training_job.h"
+#include "sysc/system/system_config.h"
+#include "app/cli/collective_report.h"
+#include "app/cli/commands.h"
+#include "tb/report_io.h"
+
+namespace hxemu::cli {
+
+namespace {
+
+struct Opts {
+  std::string config, jobs, harness = "parallel", json;
+  std::vector<std::string> sets;
+};
+
+int run(const Opts& o) {
+  const auto cfg = sysc::load_system_config(o.config, o.sets);
+  check_writable({o.json});
+  const auto jobs = sw::load_jobs(o.jobs, cfg);
+  sw::SessionConfig sc;
+  sc.max_bytes = sw::jobs_max_bytes(jobs);
+  sc.harness = harness_named(o.harness);
+  sw::CollectiveSession session(cfg, sc);
+  fmt::print("{}: {} training jobs (per step: tensor-parallel allreduce along rows, data-parallel "
+             "along columns of each job's accelerators)\n", cfg.name, jobs.size());
+  for (const auto& j : jobs) {
+    fmt::print("  {}: boards ({},{}) + {}x{}, {} step(s), TP {} ({}), DP {} ({})\n", j.name, j.board_row,
+               j.board_col, j.board_rows, j.board_cols, j.steps, format_bytes(j.tp_bytes), j.tp_algo,
+               format_bytes(j.dp_bytes), j.dp_algo);
+  }
+  const auto res = sw::run_jobs(session, jobs);
+  fmt::print("\n{:<10} {:>6} {:>14} {:>14} {:>10} {:>8}\n", "job", "nodes", "alone (cycles)",
+             "together", "slowdown", "#wrong");
+  bool ok = true;
+  for (const auto& r : res) {
+    fmt::print("{:<10} {:>6} {:>14} {:>14} {:>9.2f}% {:>8}{}\n", r.name, r.nodes, r.cycles_alone,
+               r.cycles_together, 100 * r.slowdown, r.wrong, r.ok ? "" : "  FAILED");
+    for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);
+    ok = ok && r.ok;
+  }
+  if (!o.json.empty()) {
+    nlohmann::json j;
+    j["jobs"] = nlohmann::json::array();
+    for (const auto& r : res) j["jobs"].push_back(r.json());
+    j["stamp"] = tb::reproducibility_stamp(cfg, 0, g_command_line);
+    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_jobs(CLI::App& app, Action& action) {
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("jobs", "training jobs on disjoint sub-grids, each against itself alone");
+  add_config_options(sub, o->config, o->sets);
+  sub->add_option("--jobs", o->jobs, "job file (JSON), e.g. configs/jobs-two-halves.json")->required();
+  sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
+      ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
+  sub->add_option("--json", o->json, "write the results and the reproducibility stamp to FILE");
+  sub->callback([o, &action] { action = [o] { return run(*o); }; });
+}
+
+}  // namespace hxemu::cli

@@ -1,0 +1,235 @@
+// hxemu traffic (one load point) and hxemu sweep (a latency-throughput curve).
+#include <fmt/core.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <memory>
+
+#include "sysc/system/system_config.h"
+#include "app/cli/commands.h"
+#include "tb/report/svg_chart.h"
+#include "tb/report_io.h"
+#include "sysc/harness/sc_harness.h"
+#include "tb/traffic/sweep.h"
+
+namespace hxemu::cli {
+
+namespace {
+
+struct TrafficOpts {
+  std::vector<std::string> sets;
+  std::string config, pattern = "uniform", packet_flits = "4", json, csv, plot, harness = "systemc";
+  std::string loads = "0.05:0.8:0.05";
+  double load = 0.1;
+  std::uint64_t seed = 1, warmup = 2000, measure = 10000, drain = 40000;
+  std::uint64_t stall_cycles = 20000, max_age = 0;
+  bool links = false;
+};
+
+void add_common(CLI::App* sub, TrafficOpts& o) {
+  add_config_options(sub, o.config, o.sets);
+  sub->add_option("--pattern", o.pattern,
+                  "uniform, uniform-noself, transpose, bitcomp, bitrev, shuffle, tornado, "
+                  "neighbor, hotspot:F:N[,N..], randperm");
+  sub->add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P");
+  sub->add_option("--seed", o.seed, "random seed");
+  sub->add_option("--warmup", o.warmup, "warm-up cycles")->check(CLI::Range(0, 100000000));
+  sub->add_option("--measure", o.measure, "measured cycles")->check(CLI::Range(1, 100000000));
+  sub->add_option("--drain", o.drain, "cycles allowed for measured packets to arrive")
+      ->check(CLI::Range(0, 100000000));
+  sub->add_option("--stall-cycles", o.stall_cycles,
+                  "watchdog: no flit moved this long with packets outstanding = deadlock")
+      ->check(CLI::Range(100, 100000000));
+  sub->add_option("--max-age", o.max_age, "watchdog: a packet older than this = livelock (0: off)");
+  sub->add_option("--harness", o.harness, "systemc (board and tree modules) or plain (C++ loop)")
+      ->check(CLI::IsMember({"systemc", "plain"}));
+  sub->add_option("--json", o.json, "write every figure and the reproducibility stamp to FILE");
+  sub->add_option("--csv", o.csv, "write the curve as CSV to FILE");
+  sub->add_option("--plot", o.plot, "write an SVG plot to FILE");
+}
+
+tb::TrafficRunConfig run_config(const TrafficOpts& o) {
+  tb::TrafficRunConfig rc;
+  rc.pattern = o.pattern;
+  rc.packet_flits = o.packet_flits;
+  rc.load = o.load;
+  rc.seed = o.seed;
+  rc.warmup = o.warmup;
+  rc.measure = o.measure;
+  rc.drain_limit = o.drain;
+  rc.watchdog.stall_cycles = o.stall_cycles;
+  rc.watchdog.max_age = o.max_age;
+  return rc;
+}
+
+sysc::HarnessFactory harness_of(const TrafficOpts& o) {
+  return harness_named(o.harness);
+}
+
+void check_outputs(const TrafficOpts& o) { check_writable({o.json, o.csv, o.plot}); }
+
+void print_point_header() {
+  fmt::print("{:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6} {:>6} {:>7} {:>6} {}\n", "offered",
+             "offered", "accepted", "acc.min", "acc.max", "lat.mean", "p50", "p99", "p99.9", "hops",
+             "");
+  fmt::print("{:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6} {:>6} {:>7} {:>6}\n", "load", "flit/n/c",
+             "flit/n/c", "", "", "cycles", "", "", "", "");
+}
+
+void print_point(const tb::TrafficRunResult& r, bool sat) {
+  fmt::print("{:>7.3f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>8.1f} {:>6} {:>6} {:>7} {:>6.2f} {}\n",
+             r.cfg.load, r.offered, r.accepted, r.accepted_min, r.accepted_max,
+             r.packet_latency.mean(), r.packet_latency.percentile(0.5),
+             r.packet_latency.percentile(0.99), r.packet_latency.percentile(0.999), r.hops_mean,
+             r.clean ? (sat ? "saturated" : "") : "ERRORS");
+}
+
+void print_errors(const tb::TrafficRunResult& r) {
+  for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);
+  if (!r.stuck_report.empty()) fmt::print(stderr, "{}", r.stuck_report);
+}
+
+int run_traffic_cmd(const TrafficOpts& o) {
+  const auto cfg = sysc::load_system_config(o.config, o.sets);
+  check_outputs(o);
+  const auto rc = run_config(o);
+  fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/node/cycle, {} warm-up + {} "
+             "measured cycles, seed {}\n",
+             cfg.name, o.pattern, o.packet_flits, o.load, o.warmup, o.measure, o.seed);
+  const auto r = tb::run_traffic(cfg, rc, harness_of(o));
+  fmt::print("  pattern      {}\n", r.pattern_description);
+  fmt::print("  throughput   offered {:.4f}, accepted {:.4f} flits/node/cycle (min {:.4f}, max "
+             "{:.4f} per node) = {:.1f} Gb/s per node\n",
+             r.offered, r.accepted, r.accepted_min, r.accepted_max, r.accepted * r.link_gbps);
+  auto lat = [](const tb::LatencyStats& s) {
+    return fmt::format("min {} mean {:.2f} p50 {} p99 {} p99.9 {} max {}", s.min(), s.mean(),
+                       s.percentile(0.5), s.percentile(0.99), s.percentile(0.999), s.max());
+  };
+  fmt::print("  packet lat.  {} cycles ({} packets; zero-load model {:.2f})\n",
+             lat(r.packet_latency), r.packet_latency.count(), r.zero_load_packet_latency);
+  fmt::print("  network lat. {} cycles\n", lat(r.network_latency));
+  if (r.has_trees) {
+    fmt::print("  split        on-board {:.2f}, trees {:.2f} cycles (mean, packets that cross a tree)\n",
+               r.board_latency_mean, r.tree_latency_mean);
+  }
+  double max_util = 0;
+  std::uint64_t nc = 0, sa = 0;
+  for (const auto& l : r.links) max_util = std::max(max_util, l.utilization);
+  for (const auto& s : r.stalls) {
+    nc += s.no_credit;
+    sa += s.lost_sa;
+  }
+  fmt::print("  hops         {:.2f} links per packet; busiest link {:.3f} flits/cycle; input-port "
+             "stall cycles: {} no credit, {} lost switch allocation\n",
+             r.hops_mean, max_util, nc, sa);
+  fmt::print("  emulation    {} cycles in {:.2f} s ({} harness), {:.2f} M router-cycles/s\n",
+             r.cycles, r.wall_seconds, r.harness,
+             static_cast<double>(r.cycles) * (r.nodes) / r.wall_seconds / 1e6);
+  fmt::print("  result       {}{}\n", r.clean ? "every packet delivered once, intact" : "FAILED",
+             r.saturated ? " (saturated: measured packets waited past the drain limit)" : "");
+  print_errors(r);
+
+  if (!o.json.empty()) {
+    nlohmann::json j = r.json(true);
+    j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
+    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+  }
+  if (!o.csv.empty()) {
+    tb::SweepResult one;
+    one.points.push_back(r);
+    one.point_saturated.push_back(r.saturated);
+    tb::write_file_atomic(o.csv, one.csv());
+  }
+  if (!o.plot.empty()) {
+    tb::HeatMap h;
+    h.title = fmt::format("{}: {} at {:.2f} flits/node/cycle - busiest output link of each node",
+                          cfg.name, o.pattern, o.load);
+    h.rows = r.grid_rows;
+    h.cols = r.grid_cols;
+    h.values = r.node_link_utilization;
+    h.value_label = "link utilization (flits/cycle)";
+    h.v_min = 0;
+    h.v_max = 1;
+    tb::write_file_atomic(o.plot, tb::render_heat_map(h));
+  }
+  return r.clean ? 0 : 1;
+}
+
+int run_sweep_cmd(const TrafficOpts& o) {
+  const auto cfg = sysc::load_system_config(o.config, o.sets);
+  check_outputs(o);
+  tb::SweepConfig sc;
+  sc.base = run_config(o);
+  sc.loads = tb::parse_loads(o.loads);
+  fmt::print("{}: sweep of {} traffic, {}-flit packets, loads {}, {} warm-up + {} measured "
+             "cycles per point, seed {}\n",
+             cfg.name, o.pattern, o.packet_flits, o.loads, o.warmup, o.measure, o.seed);
+  print_point_header();
+  const bool tty = ::isatty(2);
+  double zero_model = 0;
+  const auto res = tb::run_sweep(
+      cfg, sc, harness_of(o), [&](std::size_t i, const tb::TrafficRunResult& r) {
+        if (tty) fmt::print(stderr, "\r");
+        print_point(r, tb::point_saturated(r, i == 0 ? r.zero_load_packet_latency : zero_model, sc));
+        if (i == 0) zero_model = r.zero_load_packet_latency;
+        print_errors(r);
+        if (tty && i + 1 < sc.loads.size()) {
+          fmt::print(stderr, "  running load {:.3f} ...", sc.loads[i + 1]);
+        }
+        std::fflush(stdout);
+      });
+  if (tty) fmt::print(stderr, "\r                              \r");
+  fmt::print("  zero-load packet latency {:.2f} cycles (model {:.2f}); saturation throughput "
+             "{:.4f} flits/node/cycle = {:.1f} Gb/s per node{}; {:.1f} s\n",
+             res.zero_load_latency, res.zero_load_model, res.saturation_throughput,
+             res.saturation_throughput * cfg.link_gbps(),
+             res.reached_saturation ? "" : " (saturation not reached in the load range)",
+             res.wall_seconds);
+  if (!o.json.empty()) {
+    nlohmann::json j = res.json();
+    j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
+    j["pattern"] = o.pattern;
+    j["packet_flits"] = o.packet_flits;
+    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+  }
+  if (!o.csv.empty()) tb::write_file_atomic(o.csv, res.csv());
+  if (!o.plot.empty()) {
+    tb::LineChart c;
+    c.title = fmt::format("{}: {} traffic, {}-flit packets", cfg.name, o.pattern, o.packet_flits);
+    c.x_label = "offered load (flits/node/cycle)";
+    c.y_label = "packet latency (cycles)";
+    tb::Series mean{"mean", {}, {}}, p99{"p99", {}, {}};
+    for (const auto& r : res.points) {
+      mean.x.push_back(r.cfg.load);
+      mean.y.push_back(r.packet_latency.mean());
+      p99.x.push_back(r.cfg.load);
+      p99.y.push_back(static_cast<double>(r.packet_latency.percentile(0.99)));
+    }
+    c.series = {mean, p99};
+    c.y_max = std::max(10.0, 8 * res.zero_load_model);
+    c.h_lines.push_back({res.zero_load_model, "zero-load model"});
+    tb::write_file_atomic(o.plot, tb::render_line_chart(c));
+  }
+  return res.clean ? 0 : 1;
+}
+
+}  // namespace
+
+void add_traffic(CLI::App& app, Action& action) {
+  auto o = std::make_shared<TrafficOpts>();
+  auto* sub = app.add_subcommand("traffic", "one point of synthetic traffic: throughput, latency");
+  add_common(sub, *o);
+  sub->add_option("--load", o->load, "offered flits per node per cycle")->check(CLI::Range(0.0, 1.0));
+  sub->callback([o, &action] { action = [o] { return run_traffic_cmd(*o); }; });
+}
+
+void add_sweep(CLI::App& app, Action& action) {
+  auto o = std::make_shared<TrafficOpts>();
+  auto* sub = app.add_subcommand("sweep", "latency versus offered load up to saturation");
+  add_common(sub, *o);
+  sub->add_option("--loads", o->loads, "START:END:STEP or a comma list (flits/node/cycle)");
+  sub->callback([o, &action] { action = [o] { return run_sweep_cmd(*o); }; });
+}
+
+}  // namespace hxemu::cli

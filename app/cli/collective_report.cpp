@@ -1,0 +1,88 @@
+#include "app/cli/collective_report.h"
+
+#include <fmt/core.h>
+
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "app/cli/commands.h"
+#include "tb/report/svg_chart.h"
+
+namespace hxemu::cli {
+
+void CollectiveTable::print_header() const {
+  fmt::print("#{:>9} {:>10} {:>7} {:>5} {:<17} {:>10} {:>9} {:>8} {:>8} {:>7} {:>8} {:>6} {:>6}\n",
+             "size", "count", "type", "redop", "algorithm", "time(us)", "cycles", "algbw", "busbw",
+             "#wrong", "bound", "%bound", "%inj");
+  fmt::print("#{:>9} {:>10} {:>7} {:>5} {:<17} {:>10} {:>9} {:>8} {:>8} {:>7} {:>8} {:>6} {:>6}\n",
+             "(B)", "(elems)", "", "", "", "", "", "(GB/s)", "(GB/s)", "", "(GB/s)", "", "");
+}
+
+void CollectiveTable::add(const sw::CollectiveResult& r) {
+  const bool reduces = op_ == "allreduce" || op_ == "reduce-scatter";
+  fmt::print(" {:>9} {:>10} {:>7} {:>5} {:<17} {:>10.2f} {:>9} {:>8.2f} {:>8.2f} {:>7} {:>8.2f} {:>5.1f}% {:>5.1f}%{}\n",
+             format_bytes(r.bytes), r.count, r.type, reduces ? "sum" : "none", r.algo, r.microseconds,
+             r.cycles, r.algbw, r.busbw, r.wrong, r.bound_busbw, 100 * r.bound_fraction,
+             100 * r.injection_fraction, r.ok ? "" : "  FAILED");
+  for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);
+  std::fflush(stdout);
+  rows_.push_back(r);
+}
+
+void CollectiveTable::print_summary() const {
+  std::uint64_t wrong = 0;
+  double wall = 0;
+  bool ok = true;
+  for (const auto& r : rows_) {
+    wrong += r.wrong;
+    wall += r.wall_seconds;
+    ok = ok && r.ok;
+  }
+  fmt::print("# {} runs, {} wrong elements in all; link payload bandwidth {:.1f} GB/s, injection {:.1f} "
+             "GB/s per accelerator; bound = the schedule's busiest link at full payload rate; {:.1f} s\n",
+             rows_.size(), wrong, cfg_.link_gbps() / 8,
+             rows_.empty() ? 0.0 : rows_.front().injection, wall);
+  if (!ok) fmt::print("# FAILED: see the errors above\n");
+}
+
+nlohmann::json CollectiveTable::json() const {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : rows_) rows.push_back(r.json());
+  return {{"op", op_}, {"link_GBps", cfg_.link_gbps() / 8}, {"results", rows}};
+}
+
+std::string CollectiveTable::csv() const {
+  std::string s = "op,algo,type,bytes,count,ranks,cycles,time_us,algbw_GBps,busbw_GBps,bound_busbw_GBps,"
+                  "bound_fraction,injection_fraction,wrong,ok\n";
+  for (const auto& r : rows_) {
+    s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f},{:.4f},{:.5f},{:.5f},{},{}\n", r.op, r.algo,
+                     r.type, r.bytes, r.count, r.ranks, r.cycles, r.microseconds, r.algbw, r.busbw,
+                     r.bound_busbw, r.bound_fraction, r.injection_fraction, r.wrong, r.ok ? 1 : 0);
+  }
+  return s;
+}
+
+std::string CollectiveTable::svg() const {
+  tb::LineChart c;
+  c.title = fmt::format("{}: {} bus bandwidth", cfg_.name, op_);
+  c.x_label = "message size (bytes per node)";
+  c.y_label = "busbw (GB/s)";
+  c.log_x = true;
+  std::map<std::string, tb::Series> by_algo;
+  std::vector<std::string> order;
+  for (const auto& r : rows_) {
+    if (!by_algo.count(r.algo)) {
+      order.push_back(r.algo);
+      by_algo[r.algo].label = r.algo;
+    }
+    by_algo[r.algo].x.push_back(static_cast<double>(r.bytes));
+    by_algo[r.algo].y.push_back(r.busbw);
+  }
+  for (const auto& a : order) c.series.push_back(by_algo[a]);
+  if (!rows_.empty()) c.h_lines.push_back({rows_.front().injection, "injection bandwidth (all ports)"});
+  return tb::render_line_chart(c);
+}
+
+}  // namespace hxemu::cli

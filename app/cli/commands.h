@@ -1,0 +1,56 @@
+// The hxemu subcommands. Each add_* registers one subcommand with its options on `app` and, when
+// that subcommand is chosen, stores in `action` what to run after parsing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sysc/harness/harness.h"
+
+namespace hxemu::cli {
+
+using Action = std::function<int()>;
+
+// The whole command line, for report stamps.
+extern std::string g_command_line;
+
+void add_router_demo(CLI::App& app, Action& action);
+void add_describe(CLI::App& app, Action& action);
+void add_pairs(CLI::App& app, Action& action);
+void add_traffic(CLI::App& app, Action& action);
+void add_sweep(CLI::App& app, Action& action);
+void add_collective(CLI::App& app, Action& action);
+void add_run(CLI::App& app, Action& action);
+void add_jobs(CLI::App& app, Action& action);
+void add_serve(CLI::App& app, Action& action);
+void add_client(CLI::App& app, Action& action);
+
+// --config FILE (required) and --set key=value (repeatable) overrides of its fields.
+inline void add_config_options(CLI::App* sub, std::string& config, std::vector<std::string>& sets) {
+  sub->add_option("--config", config, "system configuration (JSON)")->required();
+  sub->add_option("--set", sets,
+                  "override a configuration field, e.g. --set router.vcs_per_class=4 (repeatable)");
+}
+
+// "4K:4M" (x2 steps), "64K:1M:x4", or "4096,65536"; K/M/G are powers of 1024. Sizes must be
+// positive multiples of 4 bytes. Throws UsageError naming the spec.
+std::vector<std::uint64_t> parse_sizes(const std::string& spec);
+std::vector<std::string> split_list(const std::string& s);
+// Fails early (UsageError) when an output path's folder is not writable.
+void check_writable(const std::vector<std::string>& paths);
+std::string format_bytes(std::uint64_t b);
+
+// The harness named by a --harness option: "plain", "parallel" or "systemc".
+sysc::HarnessFactory harness_named(const std::string& name);
+const char* harness_label(const std::string& name);
+
+// An input problem the user must fix (bad value, unreadable file): exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace hxemu::cli

@@ -1,0 +1,107 @@
+#include "app/commands/describe.h"
+
+#include <fmt/format.h>
+
+#include "sysc/system/route_model.h"
+
+namespace hxemu::tb {
+
+SystemDescription describe_system(const sysc::System& sys) {
+  const auto& c = sys.config();
+  const auto& vc = sys.vc_plan();
+  const auto links = sys.connections_per_class();
+  SystemDescription d;
+  nlohmann::json& j = d.json;
+  j["name"] = c.name;
+  j["topology"] = sysc::topology_name(c.topology);
+  j["nodes"] = sys.nodes();
+  j["routers"] = sys.routers();
+  j["switches"] = sys.switches();
+  j["trees"] = sys.trees().size();
+  j["links"] = {{"board", links[0]}, {"cable", links[1]}, {"terminal", links[2]}};
+  j["link_latency"] = {{"board", c.board_latency}, {"cable", c.cable_latency},
+                       {"terminal", c.terminal_latency}};
+  j["vcs"] = {{"per_port", vc.vcs}, {"classes", vc.classes}, {"per_class", vc.per_class},
+              {"policy", sysc::vc_policy_name(vc.policy)}};
+  j["buffer_depth"] = {{"board", c.board_depth}, {"cable", c.cable_depth}};
+  const int ports = c.topology == sysc::Topology::kFatTree ? 1 : 4;
+  j["bandwidth"] = {{"flit_bits", c.flit_bits}, {"clock_ghz", c.clock_ghz},
+                    {"link_gbps", c.link_gbps()}, {"network_ports_per_node", ports},
+                    {"injection_gbps", c.link_gbps() * ports}};
+
+  // Route lengths over all ordered pairs (a sample on very large systems).
+  const int n = sys.nodes();
+  const int stride = n > 256 ? n / 256 : 1;
+  long long total = 0, pairs = 0;
+  int diameter = 0, max_latency = 0;
+  long long total_latency = 0;
+  for (int s = 0; s < n; s += stride) {
+    for (int t = 0; t < n; ++t) {
+      if (s == t) continue;
+      const auto p = sysc::trace_path(sys, s, t);
+      if (!p.ok) continue;
+      total += p.links;
+      total_latency += p.latency;
+      ++pairs;
+      diameter = std::max(diameter, p.links);
+      max_latency = std::max(max_latency, p.latency);
+    }
+  }
+  const double mean_links = pairs ? static_cast<double>(total) / static_cast<double>(pairs) : 0;
+  const double mean_latency = pairs ? static_cast<double>(total_latency) / static_cast<double>(pairs) : 0;
+  j["routes"] = {{"pairs_traced", pairs}, {"sampled", stride > 1}, {"mean_links", mean_links},
+                 {"max_links", diameter}, {"mean_zero_load_head_latency", mean_latency},
+                 {"max_zero_load_head_latency", max_latency}};
+  const int cable_rtt = 2 * c.cable_latency + 4;
+  j["cable_credit_round_trip"] = cable_rtt;
+
+  std::string& t = d.text;
+  t += fmt::format("{} ({})\n", c.name.empty() ? "system" : c.name, c.source);
+  if (c.topology == sysc::Topology::kFatTree) {
+    t += fmt::format("  topology        fat tree, {} endpoints, radix-{} switches\n", n, c.radix);
+  } else {
+    t += fmt::format("  topology        {}: boards of {}x{} accelerators in a {}x{} grid\n",
+                     c.topology == sysc::Topology::kTorus ? "2D torus" : "HammingMesh",
+                     c.board_rows, c.board_cols, c.grid_rows, c.grid_cols);
+  }
+  t += fmt::format("  nodes           {}\n  routers         {}\n  switches        {}", n,
+                   sys.routers(), sys.switches());
+  if (!sys.trees().empty()) {
+    int rows = 0, cols = 0;
+    for (const auto& tr : sys.trees()) {
+      if (tr.kind == sysc::TreeKind::kRow) ++rows;
+      if (tr.kind == sysc::TreeKind::kColumn) ++cols;
+    }
+    const auto& first = sys.trees().front().built;
+    const std::string shape = first.leaves == 0 ? "one switch each"
+                                                : fmt::format("{} leaves + {} spines each",
+                                                              first.leaves, first.spines);
+    if (c.topology == sysc::Topology::kFatTree) {
+      t += fmt::format(" ({})", first.leaves == 0 ? "single switch"
+                                                  : fmt::format("{} leaves + {} spines", first.leaves, first.spines));
+    } else {
+      t += fmt::format(" in {} row trees ({} ports) and {} column trees ({} ports), {}", rows,
+                       2 * c.grid_cols, cols, 2 * c.grid_rows, shape);
+    }
+  }
+  t += "\n";
+  t += fmt::format("  links           {} on-board (latency {}), {} cable (latency {}), {} NIC (latency {})\n",
+                   links[0], c.board_latency, links[1], c.cable_latency, links[2], c.terminal_latency);
+  t += fmt::format("  VCs             {} per port: {} class{} x {} ({} policy)\n", vc.vcs, vc.classes,
+                   vc.classes > 1 ? "es" : "", vc.per_class, sysc::vc_policy_name(vc.policy));
+  t += fmt::format("  buffers         {} flits/VC on board and NIC inputs, {} on cable inputs "
+                   "(cable credit round trip {} cycles{})\n",
+                   c.board_depth, c.cable_depth, cable_rtt,
+                   links[1] > 0 && cable_rtt > c.cable_depth ? ": cables cannot run at full rate" : "");
+  t += fmt::format("  bandwidth       {}-bit flits at {} GHz = {:.0f} Gb/s per link direction; "
+                   "{} network port{} per node = {:.0f} Gb/s injection\n",
+                   c.flit_bits, c.clock_ghz, c.link_gbps(), ports, ports > 1 ? "s" : "",
+                   c.link_gbps() * ports);
+  t += fmt::format("  routes          {} pairs{}: mean {:.2f} links, max {}; zero-load head latency "
+                   "mean {:.1f}, max {} cycles\n",
+                   pairs, stride > 1 ? " (sampled)" : "", mean_links, diameter, mean_latency,
+                   max_latency);
+  return d;
+}
+
+}  // namespace hxemu::tb

@@ -1,0 +1,51 @@
+// The board router (rtl/router/hx_board_router.sv) as a LinkBlock, and its run-time setup.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sysc/fabric/link_block.h"
+#include "sysc/system/vc_plan.h"
+
+namespace hxemu::sysc {
+
+enum class RouteMode : int { kHammingMesh = 0, kTorus = 1 };
+
+// Everything the RTL takes as inputs held constant after reset (one model serves every router).
+struct RouterSetup {
+  RouteMode mode = RouteMode::kHammingMesh;
+  int grid_row = 0, grid_col = 0;     // board position in the grid
+  int local_row = 0, local_col = 0;   // position inside the board
+  int grid_rows = 1, grid_cols = 1;   // x, y
+  int board_rows = 1, board_cols = 1; // a, b
+  VcPlan vc;                          // VC classes, lanes and policy
+  std::array<int, kMaxRouterPorts> out_depth{};  // buffer depth per VC behind each output
+};
+
+class BoardRouterBlock : public LinkBlock {
+ public:
+  // Applies the setup and holds reset for two cycles.
+  virtual void reset(const RouterSetup& setup) = 0;
+  // Buffer slots per VC the model was built with (the largest depth a neighbour may advertise).
+  virtual int buffer_slots() const = 0;
+};
+
+struct ModelVariant {
+  std::string kind;   // "board_router", "switch", "nic"
+  int ports;
+  int vcs;
+  int flit_bits;
+  int buffer_slots;
+};
+
+// The board-router variants this build provides.
+std::vector<ModelVariant> board_router_variants();
+
+// A board router with `local_ports` NIC ports (4 + local_ports ports in all), `vcs` VCs and
+// `flit_bits` payload bits; throws std::invalid_argument naming the variants that exist when there
+// is none.
+std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1);
+
+}  // namespace hxemu::sysc

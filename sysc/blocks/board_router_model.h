@@ -1,0 +1,47 @@
+// BoardRouterModel<M>: a BoardRouterBlock backed by the verilated hx_board_router variant M.
+#pragma once
+
+#include "sysc/blocks/board_router.h"
+#include "sysc/blocks/verilated_block.h"
+
+namespace hxemu::sysc {
+
+template <class M>
+class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
+  using Base = VerilatedBlock<M, BoardRouterBlock>;
+
+ public:
+  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots)
+      : Base(4 + local_ports, vcs, flit_bits), slots_(slots) {
+    this->m_->eval();
+  }
+
+  int buffer_slots() const override { return slots_; }
+
+  void reset(const RouterSetup& s) override {
+    M& m = *this->m_;
+    m.mode_i = static_cast<std::uint8_t>(s.mode);
+    m.pos_i = pack4(s.grid_row, s.grid_col, s.local_row, s.local_col);
+    m.dims_i = pack4(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
+    apply_vc_plan(m, s.vc, this->vcs_);
+    for (int p = 0; p < this->ports_; ++p) {
+      set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth[p]));
+    }
+    this->pulse_reset();
+  }
+
+  std::uint64_t stall_credit_bits() const override { return this->m_->stall_credit_o; }
+  std::uint64_t stall_sa_bits() const override { return this->m_->stall_sa_o; }
+  bool drained() const override { return this->m_->drained_o != 0; }
+
+ private:
+  static std::uint32_t pack4(int hi, int mid_hi, int mid_lo, int lo) {
+    return (static_cast<std::uint32_t>(hi & 0xff) << 24) |
+           (static_cast<std::uint32_t>(mid_hi & 0xff) << 16) |
+           (static_cast<std::uint32_t>(mid_lo & 0xff) << 8) | static_cast<std::uint32_t>(lo & 0xff);
+  }
+
+  int slots_;
+};
+
+}  // namespace hxemu::sysc

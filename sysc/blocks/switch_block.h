@@ -1,0 +1,38 @@
+// The tree switch (rtl/switch/hx_switch.sv) as a LinkBlock, and its run-time setup.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "sysc/blocks/board_router.h"
+#include "sysc/fabric/link_block.h"
+
+namespace hxemu::sysc {
+
+enum class TreeKind : int { kRow = 0, kColumn = 1, kFatTree = 2 };
+enum class SwitchLevel : int { kSingle = 0, kLeaf = 1, kSpine = 2 };
+
+struct SwitchSetup {
+  TreeKind kind = TreeKind::kFatTree;
+  SwitchLevel level = SwitchLevel::kSingle;
+  int leaf_index = 0;        // which leaf (level kLeaf)
+  int down_log2 = 0;         // log2 of the down ports of a leaf (levels kLeaf, kSpine)
+  int up_ports = 0;          // up ports of a leaf
+  bool up_hash = false;      // up-port choice: hash of the destination (true) or adaptive
+  int grid_rows = 1, grid_cols = 1, board_rows = 1, board_cols = 1;
+  VcPlan vc;                                 // VC classes, lanes and policy
+  std::vector<int> out_depth;                // buffer depth per VC behind each port (size = radix)
+};
+
+class SwitchBlock : public LinkBlock {
+ public:
+  virtual void reset(const SwitchSetup& setup) = 0;
+  virtual int buffer_slots() const = 0;
+};
+
+std::vector<ModelVariant> switch_variants();
+// A switch of `radix` ports; throws std::invalid_argument naming the built variants if none.
+std::unique_ptr<SwitchBlock> make_switch(int radix, int vcs, int flit_bits);
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,47 @@
+// SwitchModel<M>: a SwitchBlock backed by the verilated hx_switch variant M.
+#pragma once
+
+#include "sysc/blocks/switch_block.h"
+#include "sysc/blocks/verilated_block.h"
+
+namespace hxemu::sysc {
+
+template <class M>
+class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
+  using Base = VerilatedBlock<M, SwitchBlock>;
+
+ public:
+  SwitchModel(int radix, int vcs, int flit_bits, int slots) : Base(radix, vcs, flit_bits), slots_(slots) {
+    this->m_->eval();
+  }
+
+  int buffer_slots() const override { return slots_; }
+
+  void reset(const SwitchSetup& s) override {
+    M& m = *this->m_;
+    m.kind_i = static_cast<std::uint8_t>(s.kind);
+    m.level_i = static_cast<std::uint8_t>(s.level);
+    m.index_i = static_cast<std::uint8_t>(s.leaf_index);
+    m.down_log2_i = static_cast<std::uint8_t>(s.down_log2);
+    m.up_ports_i = static_cast<std::uint8_t>(s.up_ports);
+    m.up_hash_i = s.up_hash;
+    m.dims_i = (static_cast<std::uint32_t>(s.grid_rows & 0xff) << 24) |
+               (static_cast<std::uint32_t>(s.grid_cols & 0xff) << 16) |
+               (static_cast<std::uint32_t>(s.board_rows & 0xff) << 8) |
+               static_cast<std::uint32_t>(s.board_cols & 0xff);
+    apply_vc_plan(m, s.vc, this->vcs_);
+    for (int p = 0; p < this->ports_; ++p) {
+      set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));
+    }
+    this->pulse_reset();
+  }
+
+  std::uint64_t stall_credit_bits() const override { return this->m_->stall_credit_o; }
+  std::uint64_t stall_sa_bits() const override { return this->m_->stall_sa_o; }
+  bool drained() const override { return this->m_->drained_o != 0; }
+
+ private:
+  int slots_;
+};
+
+}  // namespace hxemu::sysc

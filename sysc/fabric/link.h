@@ -1,0 +1,77 @@
+// Link: one direction of a physical connection between two blocks -- flits forward, credits back --
+// as C++ delay lines (no SystemC signals on the per-cycle path).
+//
+// Timing (cycle = one harness step, in which every block reads its inputs and ticks once):
+//   a flit a block outputs after its tick in cycle t is on the receiver's input in cycle t + 1 + L;
+//   a credit likewise. L = 0 is a plain wire from the sender's output register.
+// Each ring has at least L + 2 slots, so the slot read in cycle t is never the one written in
+// cycle t, whatever order the blocks are stepped in.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "sysc/fabric/flit.h"
+
+namespace hxemu::sysc {
+
+class Link {
+ public:
+  explicit Link(int latency = 0);
+  // Movable for containers (not while in use by a harness).
+  Link(Link&& o) noexcept
+      : latency_(o.latency_), mask_(o.mask_), flits_(std::move(o.flits_)),
+        credits_(std::move(o.credits_)), in_flight_(o.in_flight_.load()) {}
+  Link& operator=(Link&&) = delete;
+
+  int latency() const { return latency_; }
+
+  // Sender side, after its tick in cycle `now`.
+  void send_flit(std::uint64_t now, const Flit& f) {
+    Flit& slot = flits_[(now + 1 + latency_) & mask_];
+    slot = f;
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void send_credit(std::uint64_t now, Credit c) {
+    credits_[(now + 1 + latency_) & mask_] = c;
+  }
+
+  // Receiver side, before its tick in cycle `now`. The slot is consumed (made invalid).
+  bool has_flit(std::uint64_t now) const { return flits_[now & mask_].valid; }
+  Flit take_flit(std::uint64_t now) {
+    Flit& slot = flits_[now & mask_];
+    Flit f = slot;
+    slot.valid = false;
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    return f;
+  }
+  // Pointer to the flit arriving now, or nullptr. Call consume_flit() after use.
+  const Flit* peek_flit(std::uint64_t now) const {
+    const Flit& slot = flits_[now & mask_];
+    return slot.valid ? &slot : nullptr;
+  }
+  void consume_flit(std::uint64_t now) {
+    flits_[now & mask_].valid = false;
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  }
+  bool has_credit(std::uint64_t now) const { return credits_[now & mask_].valid; }
+  Credit take_credit(std::uint64_t now) {
+    Credit& slot = credits_[now & mask_];
+    Credit c = slot;
+    slot.valid = false;
+    return c;
+  }
+
+  // Flits sent and not yet taken. (Atomic: sender and receiver may run on different threads.)
+  int flits_in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+
+ private:
+  int latency_;
+  std::uint64_t mask_;
+  std::vector<Flit> flits_;
+  std::vector<Credit> credits_;
+  std::atomic<int> in_flight_{0};
+};
+
+}  // namespace hxemu::sysc

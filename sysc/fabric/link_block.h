@@ -1,0 +1,47 @@
+// LinkBlock: a verilated hxemu block (router, switch, NIC) seen from the harness -- link ports in
+// and out, stepped one clock edge at a time. Outputs are registered in the RTL, so the values read
+// after tick() are what the block drives during the next cycle, and the order in which blocks are
+// ticked within a cycle does not matter.
+#pragma once
+
+#include <cstdint>
+
+#include "sysc/fabric/flit.h"
+
+namespace hxemu::sysc {
+
+class LinkBlock {
+ public:
+  virtual ~LinkBlock() = default;
+  virtual int ports() const = 0;
+  virtual int vcs() const = 0;
+  virtual int flit_bits() const = 0;
+
+  // Inputs for the coming clock edge. clear_inputs() makes every input invalid; set_* then marks
+  // the ports that carry something this cycle.
+  virtual void clear_inputs() = 0;
+  virtual void set_flit_in(int port, const Flit& f) = 0;
+  virtual void set_credit_in(int port, Credit c) = 0;
+
+  // One rising clock edge.
+  virtual void tick() = 0;
+
+  // Registered outputs after the edge. flit_out fills `f` and returns its valid bit.
+  virtual bool flit_out(int port, Flit& f) const = 0;
+  virtual bool flit_out_valid(int port) const = 0;
+  virtual Credit credit_out(int port) const = 0;
+
+  // Quiescent: no flit buffered and none arrived last cycle; ticking with no valid input would not
+  // change any state, so a harness may skip the tick.
+  virtual bool idle() const = 0;
+  // Nothing buffered, nothing owed: every output VC free and every credit returned.
+  virtual bool drained() const = 0;
+  // Statistics, valid after a tick: per input port, a flit waited but could not move for want of a
+  // credit or free output VC / it asked and lost switch allocation (bit p = port p).
+  virtual std::uint64_t stall_credit_bits() const { return 0; }
+  virtual std::uint64_t stall_sa_bits() const { return 0; }
+  // A neighbour broke the credit protocol (sticky).
+  virtual bool error() const = 0;
+};
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,171 @@
+#include "sysc/fabric/network.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace hxemu::sysc {
+
+const char* link_class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::kBoard: return "board";
+    case LinkClass::kCable: return "cable";
+    case LinkClass::kTerminal: return "terminal";
+  }
+  return "?";
+}
+
+int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
+  BlockEntry e;
+  e.ports.resize(block->ports());
+  ticks_skipped_.push_back(0);
+  ticks_done_.push_back(0);
+  port_base_.push_back(static_cast<int>(stalls_credit_.size()));
+  stalls_credit_.resize(stalls_credit_.size() + block->ports(), 0);
+  stalls_sa_.resize(stalls_sa_.size() + block->ports(), 0);
+  e.block = std::move(block);
+  e.name = std::move(name);
+  blocks_.push_back(std::move(e));
+  return static_cast<int>(blocks_.size()) - 1;
+}
+
+int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
+  auto check = [this](PortRef p) {
+    if (p.block < 0 || p.block >= blocks() || p.port < 0 ||
+        p.port >= static_cast<int>(blocks_[p.block].ports.size())) {
+      throw std::out_of_range("Network::connect: no such block port");
+    }
+    if (blocks_[p.block].ports[p.port].tx >= 0) {
+      throw std::logic_error("Network::connect: port " + std::to_string(p.port) + " of " +
+                             blocks_[p.block].name + " is already connected");
+    }
+  };
+  check(a);
+  check(b);
+  if (a.block == b.block && a.port == b.port) throw std::logic_error("Network::connect: self loop");
+  const int ab = static_cast<int>(links_.size());
+  links_.push_back(std::make_unique<Link>(latency));
+  links_.push_back(std::make_unique<Link>(latency));
+  link_info_.push_back({a, b, cls});
+  link_info_.push_back({b, a, cls});
+  link_flits_.push_back(0);
+  link_flits_.push_back(0);
+  vc_state_.resize(links_.size() * vcs_max_);
+  blocks_[a.block].ports[a.port] = {ab, ab + 1};
+  blocks_[b.block].ports[b.port] = {ab + 1, ab};
+  for (PortRef p : {a, b}) {
+    auto& c = blocks_[p.block].connected;
+    c.insert(std::upper_bound(c.begin(), c.end(), p.port), p.port);
+  }
+  return ab;
+}
+
+void Network::reset_link_counters() { std::fill(link_flits_.begin(), link_flits_.end(), 0); }
+
+void Network::reset_stall_counters() {
+  std::fill(stalls_credit_.begin(), stalls_credit_.end(), 0);
+  std::fill(stalls_sa_.begin(), stalls_sa_.end(), 0);
+}
+
+void Network::step_block(int i, std::uint64_t now) {
+  BlockEntry& e = blocks_[i];
+  LinkBlock& b = *e.block;
+  bool arriving = false;
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    if (links_[pl.rx]->has_flit(now) || links_[pl.tx]->has_credit(now)) {
+      arriving = true;
+      break;
+    }
+  }
+  if (!arriving && b.idle()) {
+    ++ticks_skipped_[i];
+    return;
+  }
+  b.clear_inputs();
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    Link& rx = *links_[pl.rx];
+    if (const Flit* f = rx.peek_flit(now)) {
+      b.set_flit_in(p, *f);
+      rx.consume_flit(now);
+    }
+    Link& tx = *links_[pl.tx];
+    if (tx.has_credit(now)) {
+      const Credit c = tx.take_credit(now);
+      VcState& st = vc_state_[pl.tx * vcs_max_ + c.vc];
+      --st.occupancy;
+      if (!st.packets.empty()) {
+        VcPacket& f = st.packets.front();
+        if (--f.flits <= 0 && f.tail_sent) st.packets.pop_front();
+      }
+      b.set_credit_in(p, c);
+    }
+  }
+  b.tick();
+  ++ticks_done_[i];
+  if (std::uint64_t bits = b.stall_credit_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_credit_[port_base_[i] + p] += bits & 1u;
+  }
+  if (std::uint64_t bits = b.stall_sa_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_sa_[port_base_[i] + p] += bits & 1u;
+  }
+  Flit f;
+  for (int p : e.connected) {
+    const PortLinks& pl = e.ports[p];
+    if (b.flit_out_valid(p)) {
+      b.flit_out(p, f);
+      bool drop = false;
+      if (pl.tx == fault_link_ && fault_ != LinkFault::kNone) {
+        drop = fault_ == LinkFault::kDrop;
+        if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
+        fault_ = LinkFault::kNone;
+      }
+      if (!drop) {
+        links_[pl.tx]->send_flit(now, f);
+        ++link_flits_[pl.tx];
+        VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
+        ++st.occupancy;
+        if (f.head) {
+          // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+          VcPacket pk;
+          pk.src = static_cast<int>(f.data[0] >> 16);
+          pk.dst = static_cast<int>(f.data[0] & 0xffffu);
+          pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+          pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
+          st.packets.push_back(pk);
+        }
+        if (!st.packets.empty()) {
+          VcPacket& pk = st.packets.back();
+          ++pk.flits;
+          pk.tail_sent = f.tail;
+        }
+        if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
+          head_observer_->head_on_cable(pl.tx, f, now);
+        }
+      }
+    }
+    const Credit c = b.credit_out(p);
+    if (c.valid) links_[pl.rx]->send_credit(now, c);
+  }
+}
+
+void Network::step() {
+  const int n = blocks();
+  for (int i = 0; i < n; ++i) step_block(i, now_);
+  ++now_;
+}
+
+std::uint64_t Network::ticks_skipped() const {
+  return std::accumulate(ticks_skipped_.begin(), ticks_skipped_.end(), std::uint64_t{0});
+}
+
+std::uint64_t Network::ticks_done() const {
+  return std::accumulate(ticks_done_.begin(), ticks_done_.end(), std::uint64_t{0});
+}
+
+std::uint64_t Network::flits_moved() const {
+  return std::accumulate(link_flits_.begin(), link_flits_.end(), std::uint64_t{0});
+}
+
+}  // namespace hxemu::sysc

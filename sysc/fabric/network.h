@@ -1,0 +1,149 @@
+// Network: LinkBlocks (verilated routers, switches, NICs, or C++ endpoints) joined by Links, stepped
+// one cycle at a time. This is the plain-C++ fabric; the SystemC modules (board, tree) step
+// partitions of the same blocks (see sysc/harness/sc_system.h).
+//
+// Per block and cycle (step_block): gather the flits and credits arriving on its ports, tick it,
+// put its registered outputs onto its links. A block that reports idle() and has nothing arriving
+// is not ticked at all: its state could not change (see LinkBlock::idle).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sysc/fabric/grow_ring.h"
+#include "sysc/fabric/link.h"
+#include "sysc/fabric/link_block.h"
+
+namespace hxemu::sysc {
+
+struct PortRef {
+  int block = -1;
+  int port = -1;
+};
+
+// Links are grouped into classes for reporting and latency (on-board trace, board-to-switch cable,
+// endpoint attachment).
+enum class LinkClass : int { kBoard = 0, kCable = 1, kTerminal = 2 };
+const char* link_class_name(LinkClass c);
+
+class Network {
+ public:
+  Network() = default;
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  int add_block(std::unique_ptr<LinkBlock> block, std::string name);
+  // Joins a.port and b.port in both directions with `latency` cycles each way. Returns the index
+  // of the a->b link; the b->a link is the next index.
+  int connect(PortRef a, PortRef b, int latency, LinkClass cls);
+
+  int blocks() const { return static_cast<int>(blocks_.size()); }
+  LinkBlock& block(int i) { return *blocks_[i].block; }
+  const LinkBlock& block(int i) const { return *blocks_[i].block; }
+  const std::string& block_name(int i) const { return blocks_[i].name; }
+
+  // A directed link: flits from `from` to `to`, credits back.
+  struct LinkInfo {
+    PortRef from;
+    PortRef to;
+    LinkClass cls;
+  };
+  int links() const { return static_cast<int>(links_.size()); }
+  const LinkInfo& link_info(int i) const { return link_info_[i]; }
+  Link& link(int i) { return *links_[i]; }
+  const Link& link(int i) const { return *links_[i]; }
+  // The link leaving / entering a block port, or -1 when the port is not connected.
+  int link_out(PortRef p) const { return blocks_[p.block].ports[p.port].tx; }
+  int link_in(PortRef p) const { return blocks_[p.block].ports[p.port].rx; }
+
+  // Flits each directed link has carried (counted when the sender puts them on the link).
+  std::uint64_t link_flits(int i) const { return link_flits_[i]; }
+  void reset_link_counters();
+
+  // One cycle of one block, at cycle `now`. Any order of blocks within a cycle gives the same
+  // result, because every block output is registered and every link is at least one slot deep.
+  void step_block(int i, std::uint64_t now);
+  // One cycle of every block (the plain C++ harness), advancing now().
+  void step();
+  std::uint64_t now() const { return now_; }
+  // The current cycle, for C++ blocks that time-stamp what they see (stable during a cycle).
+  const std::uint64_t* clock() const { return &now_; }
+  void set_now(std::uint64_t now) { now_ = now; }
+
+  // Each VC of each directed link as the sender sees it: flits sent minus credits returned (flits
+  // on the link or in the receiver's buffer), and the packets those flits belong to, oldest first
+  // (credits come back in the order flits left a VC buffer, so the oldest is the one at the front
+  // of the receiver's buffer). For a watchdog's wait-for report.
+  struct VcPacket {
+    int src = -1, dst = -1;
+    int rail = 0;               // the head's rail field
+    std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
+    int flits = 0;              // of its flits not yet credited back
+    bool tail_sent = false;
+  };
+  struct VcState {
+    int occupancy = 0;
+    GrowRing<VcPacket> packets{2};
+    const VcPacket* front() const { return packets.empty() ? nullptr : &packets.front(); }
+    const VcPacket* back() const { return packets.empty() ? nullptr : &packets.back(); }
+    bool open() const { const VcPacket* b = back(); return b && !b->tail_sent; }
+  };
+  const VcState& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
+  int vcs_max() const { return vcs_max_; }
+
+  // Ticks skipped because a block was idle with nothing arriving (harness statistics).
+  std::uint64_t ticks_skipped() const;
+  std::uint64_t ticks_done() const;
+  // Per block input port: cycles a flit waited for want of a credit / lost switch allocation.
+  std::uint64_t stalls_credit(PortRef p) const { return stalls_credit_[port_base_[p.block] + p.port]; }
+  std::uint64_t stalls_sa(PortRef p) const { return stalls_sa_[port_base_[p.block] + p.port]; }
+  void reset_stall_counters();
+
+  // Head flits sent on cable links (for the on-board / tree latency split).
+  class HeadObserver {
+   public:
+    virtual ~HeadObserver() = default;
+    virtual void head_on_cable(int link, const Flit& f, std::uint64_t now) = 0;
+  };
+  void set_head_observer(HeadObserver* obs) { head_observer_ = obs; }
+
+  // Fault injection (for testing the checkers): the next flit sent on `link` is dropped, or has one
+  // payload bit flipped.
+  enum class LinkFault { kNone, kDrop, kFlipBit };
+  void inject_fault(int link, LinkFault f) { fault_link_ = link; fault_ = f; }
+
+  // Flits on links plus flits moved by blocks since the last call: progress for a watchdog.
+  std::uint64_t flits_moved() const;
+
+ private:
+  struct PortLinks {
+    int tx = -1;   // link this port sends flits on (and receives credits from)
+    int rx = -1;   // link this port receives flits from (and returns credits on)
+  };
+  struct BlockEntry {
+    std::unique_ptr<LinkBlock> block;
+    std::string name;
+    std::vector<PortLinks> ports;
+    std::vector<int> connected;   // ports with links, ascending
+  };
+
+  std::vector<BlockEntry> blocks_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::vector<LinkInfo> link_info_;
+  std::vector<std::uint64_t> link_flits_;
+  static constexpr int vcs_max_ = 16;
+  std::vector<VcState> vc_state_;
+  std::vector<int> port_base_;
+  std::vector<std::uint64_t> stalls_credit_, stalls_sa_;
+  HeadObserver* head_observer_ = nullptr;
+  int fault_link_ = -1;
+  LinkFault fault_ = LinkFault::kNone;
+  std::uint64_t now_ = 0;
+  // Harness statistics, per block (each written only by the thread stepping that block).
+  std::vector<std::uint64_t> ticks_skipped_, ticks_done_;
+};
+
+}  // namespace hxemu::sysc

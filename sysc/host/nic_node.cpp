@@ -1,0 +1,85 @@
+#include "sysc/host/nic_node.h"
+
+namespace hxemu::sysc {
+
+NicNode::NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node,
+                 int rail, const std::uint64_t* clock)
+    : nic_(std::move(nic)), mem_(std::move(port)), node_(node), rail_(rail), clock_(clock) {
+  nic_->set_txc_ready(true);
+  nic_->set_rxc_ready(true);
+}
+
+void NicNode::post(const NicCommand& c) {
+  cmds_.push_back({*clock_ + 1, c});
+}
+
+bool NicNode::pop_tx(TxCompletion& c) {
+  if (txq_.empty() || txq_.front().cycle >= *clock_) return false;
+  c = txq_.front().value;
+  txq_.pop_front();
+  return true;
+}
+
+bool NicNode::pop_rx(RxCompletion& c) {
+  if (rxq_.empty() || rxq_.front().cycle >= *clock_) return false;
+  c = rxq_.front().value;
+  rxq_.pop_front();
+  return true;
+}
+
+bool NicNode::has_completion() const {
+  return (!txq_.empty() && txq_.front().cycle < *clock_) || (!rxq_.empty() && rxq_.front().cycle < *clock_);
+}
+
+bool NicNode::idle() const {
+  const bool cmd_due = !cmds_.empty() && cmds_.front().cycle <= *clock_;
+  return !cmd_due && nic_->idle() && mem_->reads_in_flight() == 0;
+}
+
+void NicNode::tick() {
+  const std::uint64_t now = *clock_;
+  // Offer the oldest due put; the NIC takes it at this edge when it is ready.
+  const bool offer = !cmds_.empty() && cmds_.front().cycle <= now && nic_->cmd_ready();
+  if (offer) nic_->set_cmd(cmds_.front().value);
+  // Completions presented now are popped at this edge (ready is held high).
+  const bool tx = nic_->txc_valid(), rx = nic_->rxc_valid();
+  const TxCompletion txc = tx ? nic_->txc() : TxCompletion{};
+  const RxCompletion rxc = rx ? nic_->rxc() : RxCompletion{};
+  serve_dma(*nic_, *mem_, now);
+  nic_->tick();
+  if (offer) {
+    cmds_.pop_front();
+    ++puts_accepted_;
+  }
+  if (tx) txq_.push_back({now, txc});
+  if (rx) rxq_.push_back({now, rxc});
+}
+
+std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
+  rails_built_ = std::max(1, rails_built_);
+  if (static_cast<int>(memories_.size()) <= spec.node) memories_.resize(spec.node + 1);
+  std::shared_ptr<HostMemory>& first = memories_[spec.node];
+  std::shared_ptr<HostMemory> port;
+  if (!first) {
+    first = std::make_shared<HostMemory>(bytes_, spec.flit_bits, latency_);
+    port = first;
+  } else {
+    port = std::make_shared<HostMemory>(*first, latency_);
+  }
+  auto nic = make_nic(spec.vc.vcs, spec.flit_bits);
+  NicSetup s;
+  s.node = spec.node;
+  s.rail = spec.rail;
+  s.pkt_flits = spec.max_packet_flits;
+  s.inj_vcs = spec.vc.inject_vcs();
+  s.inj_depth = spec.inject_credits;
+  nic->reset(s);
+  auto node = std::make_unique<NicNode>(std::move(nic), port, spec.node, spec.rail, spec.clock);
+  const std::size_t idx = static_cast<std::size_t>(spec.node) * rails_ + spec.rail;
+  if (nics_.size() <= idx) nics_.resize(idx + 1, nullptr);
+  nics_[idx] = node.get();
+  rails_built_ = std::max(rails_built_, spec.rail + 1);
+  return node;
+}
+
+}  // namespace hxemu::sysc

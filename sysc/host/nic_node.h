@@ -1,0 +1,93 @@
+// NicNode: one NIC of an accelerator (rtl/nic/hx_nic.sv) with its DMA port onto the node's host
+// memory, as a one-port LinkBlock the system attaches to a router local port -- plus the host-side
+// queues through which host software posts puts and receives completions.
+//
+// The host side is decoupled by one cycle in both directions, like a registered interface: a put
+// posted in cycle t is offered to the NIC from cycle t + 1, and a completion the NIC delivers in
+// cycle t is readable by host software from cycle t + 1. So whatever order a harness steps the NIC
+// and the host program in within a cycle, the result is the same.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sysc/fabric/grow_ring.h"
+#include "sysc/host/host_memory.h"
+#include "sysc/blocks/nic.h"
+#include "sysc/system/system.h"
+
+namespace hxemu::sysc {
+
+class NicNode final : public LinkBlock {
+ public:
+  NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node, int rail,
+          const std::uint64_t* clock);
+
+  int node() const { return node_; }
+  int rail() const { return rail_; }
+  HostMemory& memory() { return *mem_; }
+  NicBlock& nic() { return *nic_; }
+
+  // ---- host side ---------------------------------------------------------------------------
+  void post(const NicCommand& c);
+  // Completions visible now (delivered before the current cycle), oldest first.
+  bool pop_tx(TxCompletion& c);
+  bool pop_rx(RxCompletion& c);
+  bool has_completion() const;
+  std::size_t posts_waiting() const { return cmds_.size(); }
+  std::uint64_t puts_accepted() const { return puts_accepted_; }
+
+  // ---- LinkBlock ---------------------------------------------------------------------------
+  int ports() const override { return 1; }
+  int vcs() const override { return nic_->vcs(); }
+  int flit_bits() const override { return nic_->flit_bits(); }
+  void clear_inputs() override { nic_->clear_inputs(); }
+  void set_flit_in(int p, const Flit& f) override { nic_->set_flit_in(p, f); }
+  void set_credit_in(int p, Credit c) override { nic_->set_credit_in(p, c); }
+  void tick() override;
+  bool flit_out(int p, Flit& f) const override { return nic_->flit_out(p, f); }
+  bool flit_out_valid(int p) const override { return nic_->flit_out_valid(p); }
+  Credit credit_out(int p) const override { return nic_->credit_out(p); }
+  bool idle() const override;
+  bool drained() const override { return idle() && nic_->drained(); }
+  bool error() const override { return nic_->error(); }
+
+ private:
+  template <class T>
+  struct Stamped {
+    std::uint64_t cycle;
+    T value;
+  };
+  std::unique_ptr<NicBlock> nic_;
+  std::shared_ptr<HostMemory> mem_;
+  int node_, rail_;
+  const std::uint64_t* clock_;
+  GrowRing<Stamped<NicCommand>> cmds_;
+  GrowRing<Stamped<TxCompletion>> txq_;
+  GrowRing<Stamped<RxCompletion>> rxq_;
+  std::uint64_t puts_accepted_ = 0;
+};
+
+// Makes NicNodes for a System: `rails` NICs per node sharing one host memory of `memory_bytes`.
+class NicFactory final : public TerminalFactory {
+ public:
+  NicFactory(int rails, std::size_t memory_bytes, int read_latency = 8)
+      : rails_(rails), bytes_(memory_bytes), latency_(read_latency) {}
+  int rails() const override { return rails_; }
+  std::unique_ptr<LinkBlock> make_terminal(const TerminalSpec& spec) override;
+  // NicNodes by node and rail (valid once the System is built).
+  NicNode& nic(int node, int rail) { return *nics_.at(static_cast<std::size_t>(node) * rails_ + rail); }
+  HostMemory& memory(int node) { return *memories_.at(node); }
+  int rails_built() const { return rails_built_; }
+
+ private:
+  int rails_;
+  std::size_t bytes_;
+  int latency_;
+  int rails_built_ = 1;
+  std::vector<NicNode*> nics_;
+  std::vector<std::shared_ptr<HostMemory>> memories_;
+};
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,188 @@
+#include "sysc/system/route_model.h"
+
+#include <algorithm>
+
+namespace hxemu::sysc {
+
+namespace {
+constexpr int kN = 0, kE = 1, kS = 2, kW = 3, kL = 4;
+
+struct Dst {
+  int gr, gc, lr, lc;
+};
+Dst unpack(std::uint32_t d) {
+  return {static_cast<int>(d & 0xff), static_cast<int>((d >> 8) & 0xff),
+          static_cast<int>((d >> 16) & 0xff), static_cast<int>((d >> 24) & 0xff)};
+}
+
+int dor(int my_row, int my_col, int dst_row, int dst_col) {
+  if (dst_col > my_col) return kE;
+  if (dst_col < my_col) return kW;
+  if (dst_row > my_row) return kS;
+  if (dst_row < my_row) return kN;
+  return kL;
+}
+
+RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
+  const int last_col = s.board_cols - 1, last_row = s.board_rows - 1;
+  const int to_w = s.local_col, to_e = last_col - s.local_col;
+  const int to_n = s.local_row, to_s = last_row - s.local_row;
+  const int x_direct = std::abs(d.lc - s.local_col), y_direct = std::abs(d.lr - s.local_row);
+  const bool leave_w = to_w <= to_e, leave_n = to_n <= to_s;
+  const int x_via = (leave_w ? to_w : to_e) + 2 + std::min(d.lc, last_col - d.lc);
+  const int y_via = (leave_n ? to_n : to_s) + 2 + std::min(d.lr, last_row - d.lr);
+  const bool row_trees = s.grid_cols > 1, col_trees = s.grid_rows > 1;
+  const bool x_tree = row_trees && (d.gc != s.grid_col || x_via < x_direct);
+  const bool y_tree = col_trees && (d.gr != s.grid_row || y_via < y_direct);
+  RouteDecision r;
+  bool enters = false;
+  if (x_tree) {
+    r.port = leave_w ? kW : kE;
+    enters = leave_w ? to_w == 0 : to_e == 0;
+  } else if (y_tree && d.lc == s.local_col) {
+    r.port = leave_n ? kN : kS;
+    enters = leave_n ? to_n == 0 : to_s == 0;
+  } else {
+    r.port = dor(s.local_row, s.local_col, d.lr, d.lc);
+  }
+  r.out_class = enters ? (in_class + 1) & 3 : in_class;
+  return r;
+}
+
+RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const Dst& d) {
+  const int kx = s.grid_cols * s.board_cols, ky = s.grid_rows * s.board_rows;
+  const int my_x = s.grid_col * s.board_cols + s.local_col;
+  const int my_y = s.grid_row * s.board_rows + s.local_row;
+  const int dst_x = d.gc * s.board_cols + d.lc, dst_y = d.gr * s.board_rows + d.lr;
+  const int dx = dst_x >= my_x ? dst_x - my_x : dst_x + kx - my_x;
+  const int dy = dst_y >= my_y ? dst_y - my_y : dst_y + ky - my_y;
+  RouteDecision r;
+  bool wrap = false, same_dim = true;
+  if (dx != 0) {
+    r.port = dx <= kx - dx ? kE : kW;
+    wrap = r.port == kE ? my_x == kx - 1 : my_x == 0;
+    same_dim = in_port == kE || in_port == kW;
+  } else if (dy != 0) {
+    r.port = dy <= ky - dy ? kS : kN;
+    wrap = r.port == kS ? my_y == ky - 1 : my_y == 0;
+    same_dim = in_port == kN || in_port == kS;
+  } else {
+    r.port = kL;
+  }
+  if (r.port == kL) r.out_class = in_class;
+  else if (same_dim) r.out_class = in_class | (wrap ? 1 : 0);
+  else r.out_class = wrap ? 1 : 0;
+  return r;
+}
+}  // namespace
+
+RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
+                          int rail, int local_ports) {
+  const Dst d = unpack(dst);
+  RouteDecision r = s.mode == RouteMode::kTorus ? route_torus(s, in_port, in_class, d)
+                                                : route_hxmesh(s, in_class, d);
+  if (r.port == kL && rail < local_ports) r.port += rail;
+  return r;
+}
+
+RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
+                         std::uint32_t dst, int up_choice) {
+  const Dst d = unpack(dst);
+  int tree_port = dst_node;
+  if (s.kind == TreeKind::kRow) {
+    tree_port = 2 * d.gc + (d.lc > s.board_cols - 1 - d.lc ? 1 : 0);
+  } else if (s.kind == TreeKind::kColumn) {
+    tree_port = 2 * d.gr + (d.lr > s.board_rows - 1 - d.lr ? 1 : 0);
+  }
+  RouteDecision r;
+  r.out_class = in_class;
+  const int leaf = tree_port >> s.down_log2;
+  switch (s.level) {
+    case SwitchLevel::kSingle:
+      r.port = tree_port;
+      break;
+    case SwitchLevel::kSpine:
+      r.port = leaf;
+      break;
+    case SwitchLevel::kLeaf: {
+      const int up_first = 1 << s.down_log2;
+      if (leaf == s.leaf_index) {
+        r.port = tree_port - (s.leaf_index << s.down_log2);
+      } else if (s.up_hash) {
+        const std::uint32_t hash = ((static_cast<std::uint32_t>(tree_port) * 40503u) >> 8) & 0xff;
+        r.port = up_first + static_cast<int>((hash * static_cast<std::uint32_t>(s.up_ports)) >> 8);
+      } else {
+        r.port = up_first + up_choice % std::max(1, s.up_ports);
+      }
+      break;
+    }
+  }
+  (void)radix;
+  return r;
+}
+
+int adaptive_up_choices(const System& sys) {
+  int n = 1;
+  for (const auto& t : sys.trees()) {
+    for (const auto& s : t.built.setups) {
+      if (s.level == SwitchLevel::kLeaf && !s.up_hash) n = std::max(n, s.up_ports);
+    }
+  }
+  return n;
+}
+
+Path trace_path(const System& sys, int src, int dst, int rail, int up_choice) {
+  Path path;
+  const Network& net = sys.net();
+  const std::uint32_t dst_route = sys.route_of(dst);
+  // The terminal link into the network.
+  const int first = net.link_out({sys.terminal_block(src, rail), 0});
+  path.latency = net.link(first).latency();
+  PortRef at = net.link_info(first).to;
+  int cls = 0;
+  for (int guard = 0; guard < 64; ++guard) {
+    if (sys.block_kind(at.block) == System::BlockKind::kTerminal) {
+      if (sys.node_of_block(at.block) != dst) {
+        path.error = "route from " + std::to_string(src) + " to " + std::to_string(dst) +
+                     " ends at node " + std::to_string(sys.node_of_block(at.block));
+        return path;
+      }
+      path.ok = true;
+      return path;
+    }
+    RouteDecision r;
+    if (sys.block_kind(at.block) == System::BlockKind::kRouter) {
+      r = route_board(sys.router_setup(at.block), at.port, cls, dst_route, rail,
+                      net.block(at.block).ports() - 4);
+    } else {
+      r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route,
+                     up_choice);
+    }
+    PathHop hop;
+    hop.block = at.block;
+    hop.in_port = at.port;
+    hop.out_port = r.port;
+    hop.out_class = r.out_class;
+    hop.link_out = net.link_out({at.block, r.port});
+    path.hops.push_back(hop);
+    path.latency += 2;
+    if (hop.link_out < 0) {
+      path.error = "route from " + std::to_string(src) + " to " + std::to_string(dst) + " leaves " +
+                   net.block_name(at.block) + " through unconnected port " + std::to_string(r.port);
+      return path;
+    }
+    const auto& info = net.link_info(hop.link_out);
+    path.latency += net.link(hop.link_out).latency();
+    if (info.cls != LinkClass::kTerminal) {
+      ++path.links;
+      if (info.cls == LinkClass::kBoard) ++path.board_links;
+      else ++path.cable_links;
+    }
+    cls = r.out_class;
+    at = info.to;
+  }
+  path.error = "route from " + std::to_string(src) + " to " + std::to_string(dst) + " loops";
+  return path;
+}
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,53 @@
+// The routing functions of the RTL route computers (rtl/route/*.sv), restated in C++ as pure
+// functions, and a path tracer that follows them through a built System. Tests compare the
+// emulated network against these paths (hops, exact zero-load latency); reports use them for
+// channel-load bounds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sysc/system/system.h"
+
+namespace hxemu::sysc {
+
+struct RouteDecision {
+  int port = 0;
+  int out_class = 0;
+};
+
+// hx_route_board: `dst` = head bits [63:32] ({dlc, dlr, dgc, dgr}); `rail` the head's rail field,
+// `local_ports` the router's local ports.
+RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
+                          int rail = 0, int local_ports = 1);
+// hx_route_tree for a deterministic choice of up port: `up_choice` in [0, up_ports) stands for the
+// adaptive pick (any choice gives a path of the same length).
+RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
+                         std::uint32_t dst, int up_choice = 0);
+
+struct PathHop {
+  int block = -1;
+  int in_port = -1;
+  int out_port = -1;
+  int out_class = 0;
+  int link_out = -1;   // directed link taken out of this block
+};
+
+struct Path {
+  bool ok = false;
+  std::string error;
+  std::vector<PathHop> hops;   // routers and switches, in order
+  int links = 0;               // links between routers/switches (route length, DESIGN.md sec. 2)
+  int board_links = 0, cable_links = 0;
+  int latency = 0;             // zero-load cycles, head on the source's output -> destination input
+};
+
+// Follows the routing functions from src's terminal to dst's. Adaptive leaves send it up port
+// `up_choice` (mod their up ports); hashed ones by the hash (as the RTL does).
+Path trace_path(const System& sys, int src, int dst, int rail = 0, int up_choice = 0);
+// The number of distinct up ports adaptive leaves could choose (1 when no tree of the system has
+// adaptive leaves): trace_path with up_choice 0 .. this - 1 covers the choices evenly.
+int adaptive_up_choices(const System& sys);
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,342 @@
+#include "sysc/system/system.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace hxemu::sysc {
+
+namespace {
+constexpr int kN = static_cast<int>(Port::kN);
+constexpr int kE = static_cast<int>(Port::kE);
+constexpr int kS = static_cast<int>(Port::kS);
+constexpr int kW = static_cast<int>(Port::kW);
+constexpr int kL = static_cast<int>(Port::kLocal);
+}  // namespace
+
+System::System(const SystemConfig& cfg, TerminalFactory& terminals)
+    : cfg_(cfg), vc_(cfg.vc_plan()) {
+  rails_ = cfg_.topology == Topology::kFatTree ? 1 : std::clamp(terminals.rails(), 1, 4);
+  terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
+  attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
+  const int n = cfg_.nodes();
+  global_index_.assign(n, 0);
+  node_at_global_.assign(n, 0);
+  if (cfg_.topology == Topology::kFatTree) {
+    int k = 1;
+    while ((k + 1) * (k + 1) <= n) ++k;
+    global_rows_ = k * k == n ? k : 1;
+    global_cols_ = k * k == n ? k : n;
+    for (int i = 0; i < n; ++i) global_index_[i] = node_at_global_[i] = i;
+  } else {
+    global_rows_ = cfg_.grid_rows * cfg_.board_rows;
+    global_cols_ = cfg_.grid_cols * cfg_.board_cols;
+    for (int node = 0; node < n; ++node) {
+      const NodeCoord c = coord(node);
+      const int idx = (c.grid_row * cfg_.board_rows + c.local_row) * global_cols_ +
+                      c.grid_col * cfg_.board_cols + c.local_col;
+      global_index_[node] = idx;
+      node_at_global_[idx] = node;
+    }
+  }
+  if (cfg_.topology == Topology::kFatTree) {
+    build_fat_tree(terminals);
+  } else {
+    build_hxmesh_or_torus(terminals);
+  }
+}
+
+NodeCoord System::coord(int node) const {
+  NodeCoord c;
+  if (cfg_.topology == Topology::kFatTree) return c;
+  const int per_board = cfg_.board_rows * cfg_.board_cols;
+  const int board = node / per_board;
+  const int local = node % per_board;
+  c.grid_row = board / cfg_.grid_cols;
+  c.grid_col = board % cfg_.grid_cols;
+  c.local_row = local / cfg_.board_cols;
+  c.local_col = local % cfg_.board_cols;
+  return c;
+}
+
+std::uint32_t System::route_of(int node) const {
+  const NodeCoord c = coord(node);
+  // head bits [63:32], least significant first: DGR, DGC, DLR, DLC
+  return static_cast<std::uint32_t>(c.grid_row & 0xff) |
+         (static_cast<std::uint32_t>(c.grid_col & 0xff) << 8) |
+         (static_cast<std::uint32_t>(c.local_row & 0xff) << 16) |
+         (static_cast<std::uint32_t>(c.local_col & 0xff) << 24);
+}
+
+std::array<int, 3> System::connections_per_class() const {
+  std::array<int, 3> n{};
+  for (int l = 0; l < net_.links(); l += 2) ++n[static_cast<int>(net_.link_info(l).cls)];
+  return n;
+}
+
+int System::add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name) {
+  if (node < 0 || node >= nodes()) throw std::out_of_range("add_node_block: no node " + std::to_string(node));
+  const int b = net_.add_block(std::move(block), name);
+  block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
+  block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
+  block_index_.resize(net_.blocks(), -1);
+  block_node_[b] = node;
+  partitions_[node_partition_[node]].blocks.push_back(b);
+  return b;
+}
+
+bool System::quiet() const {
+  for (int b = 0; b < net_.blocks(); ++b) {
+    if (!net_.block(b).drained()) return false;
+  }
+  for (int l = 0; l < net_.links(); ++l) {
+    if (net_.link(l).flits_in_flight() != 0) return false;
+  }
+  return true;
+}
+
+bool System::any_error() const {
+  for (int b = 0; b < net_.blocks(); ++b) {
+    if (net_.block(b).error()) return true;
+  }
+  return false;
+}
+
+int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits) {
+  TerminalSpec ts;
+  ts.node = node;
+  ts.rail = rail;
+  ts.vc = vc_;
+  ts.inject_credits = inject_credits;
+  ts.eject_depth = cfg_.board_depth;
+  ts.flit_bits = cfg_.flit_bits;
+  ts.max_packet_flits = cfg_.max_packet_flits;
+  ts.clock = net_.clock();
+  auto t = terminals.make_terminal(ts);
+  if (!t || t->ports() != 1) throw std::logic_error("a terminal must be a one-port block");
+  const int b = net_.add_block(std::move(t), rails_ > 1 ? "node" + std::to_string(node) + ".nic" +
+                                                             std::to_string(rail)
+                                                       : "node" + std::to_string(node));
+  block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
+  block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
+  block_index_.resize(net_.blocks(), -1);
+  block_node_[b] = node;
+  block_rail_[b] = rail;
+  terminal_block_[node * rails_ + rail] = b;
+  return b;
+}
+
+int System::add_router(const NodeCoord& c, int node) {
+  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_);
+  RouterSetup s;
+  s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
+  s.grid_row = c.grid_row;
+  s.grid_col = c.grid_col;
+  s.local_row = c.local_row;
+  s.local_col = c.local_col;
+  s.grid_rows = cfg_.grid_rows;
+  s.grid_cols = cfg_.grid_cols;
+  s.board_rows = cfg_.board_rows;
+  s.board_cols = cfg_.board_cols;
+  s.vc = vc_;
+  // Credits toward each neighbour: on-board neighbours and the NIC have board-depth buffers; an
+  // edge port faces a cable (a tree switch, or in the torus the next board), cable depth.
+  const bool hx = cfg_.topology == Topology::kHammingMesh;
+  const bool row_trees = hx && cfg_.grid_cols > 1;
+  const bool col_trees = hx && cfg_.grid_rows > 1;
+  const bool torus = cfg_.topology == Topology::kTorus;
+  auto edge_depth = [&](bool trees) { return (trees || torus) ? cfg_.cable_depth : cfg_.board_depth; };
+  s.out_depth[kN] = c.local_row == 0 ? edge_depth(col_trees) : cfg_.board_depth;
+  s.out_depth[kS] = c.local_row == cfg_.board_rows - 1 ? edge_depth(col_trees) : cfg_.board_depth;
+  s.out_depth[kW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
+  s.out_depth[kE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
+  for (int k = 0; k < rails_; ++k) s.out_depth[kL + k] = cfg_.board_depth;
+  r->reset(s);
+  const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
+  block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
+  block_kind_.resize(net_.blocks(), BlockKind::kRouter);
+  block_index_.resize(net_.blocks(), -1);
+  block_index_[b] = static_cast<int>(router_setup_.size());
+  router_setup_.push_back(s);
+  return b;
+}
+
+TreeSpec System::tree_spec(const std::string& name, TreeKind kind, int ports) const {
+  TreeSpec t;
+  t.name = name;
+  t.kind = kind;
+  t.tree_ports = ports;
+  t.radix = cfg_.radix;
+  t.up_ports = cfg_.up_ports;
+  t.up_hash = cfg_.up_hash;
+  t.grid_rows = cfg_.grid_rows;
+  t.grid_cols = cfg_.grid_cols;
+  t.board_rows = cfg_.board_rows;
+  t.board_cols = cfg_.board_cols;
+  t.vc = vc_;
+  t.flit_bits = cfg_.flit_bits;
+  t.internal_latency = cfg_.cable_latency;
+  t.depth = cfg_.cable_depth;
+  t.edge_depth = kind == TreeKind::kFatTree ? cfg_.board_depth : cfg_.cable_depth;
+  return t;
+}
+
+int System::add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition) {
+  (void)spec;
+  block_node_.resize(net_.blocks(), -1);
+  block_rail_.resize(net_.blocks(), -1);
+  block_kind_.resize(net_.blocks(), BlockKind::kSwitch);
+  block_index_.resize(net_.blocks(), -1);
+  for (std::size_t i = 0; i < t.switches.size(); ++i) {
+    block_kind_[t.switches[i]] = BlockKind::kSwitch;
+    block_index_[t.switches[i]] = static_cast<int>(switch_setup_.size());
+    switch_setup_.push_back(t.setups[i]);
+    partition.push_back(t.switches[i]);
+  }
+  return static_cast<int>(t.switches.size());
+}
+
+void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
+  const int a = cfg_.board_rows, b = cfg_.board_cols, x = cfg_.grid_rows, y = cfg_.grid_cols;
+  const int per_board = a * b;
+  router_block_.assign(nodes(), -1);
+
+  // Boards: routers, their terminals, on-board links.
+  for (int board = 0; board < x * y; ++board) {
+    Partition part;
+    part.name = "board" + std::to_string(board);
+    for (int local = 0; local < per_board; ++local) {
+      const int node = board * per_board + local;
+      const NodeCoord c = coord(node);
+      router_block_[node] = add_router(c, node);
+      part.blocks.push_back(router_block_[node]);
+    }
+    for (int local = 0; local < per_board; ++local) {
+      const int node = board * per_board + local;
+      node_partition_.resize(nodes(), 0);
+      node_partition_[node] = static_cast<int>(partitions_.size());
+      for (int rail = 0; rail < rails_; ++rail) {
+        const int t = add_terminal(terminals, node, rail, cfg_.board_depth);
+        net_.connect({t, 0}, {router_block_[node], kL + rail}, cfg_.terminal_latency,
+                     LinkClass::kTerminal);
+        attach_[node * rails_ + rail] = {router_block_[node], kL + rail};
+        part.blocks.push_back(t);
+      }
+    }
+    for (int r = 0; r < a; ++r) {
+      for (int col = 0; col < b; ++col) {
+        const int node = board * per_board + r * b + col;
+        if (col + 1 < b) {
+          net_.connect({router_block_[node], kE}, {router_block_[node + 1], kW},
+                       cfg_.board_latency, LinkClass::kBoard);
+        }
+        if (r + 1 < a) {
+          net_.connect({router_block_[node], kS}, {router_block_[node + b], kN},
+                       cfg_.board_latency, LinkClass::kBoard);
+        }
+      }
+    }
+    partitions_.push_back(std::move(part));
+  }
+
+  auto node_at = [&](int gr, int gc, int lr, int lc) {
+    return (gr * y + gc) * per_board + lr * b + lc;
+  };
+
+  if (cfg_.topology == Topology::kTorus) {
+    // Board edges joined to the neighbouring boards, wrapping around, by cables.
+    for (int gr = 0; gr < x; ++gr) {
+      for (int gc = 0; gc < y; ++gc) {
+        for (int lr = 0; lr < a; ++lr) {
+          const int from = node_at(gr, gc, lr, b - 1);
+          const int to = node_at(gr, (gc + 1) % y, lr, 0);
+          net_.connect({router_block_[from], kE}, {router_block_[to], kW}, cfg_.cable_latency,
+                       LinkClass::kCable);
+        }
+        for (int lc = 0; lc < b; ++lc) {
+          const int from = node_at(gr, gc, a - 1, lc);
+          const int to = node_at((gr + 1) % x, gc, 0, lc);
+          net_.connect({router_block_[from], kS}, {router_block_[to], kN}, cfg_.cable_latency,
+                       LinkClass::kCable);
+        }
+      }
+    }
+    return;
+  }
+
+  // HammingMesh row trees: one per global accelerator row, tree port 2*gc = W edge, 2*gc+1 = E.
+  if (y > 1) {
+    for (int gr = 0; gr < x; ++gr) {
+      for (int lr = 0; lr < a; ++lr) {
+        std::vector<std::pair<PortRef, PortRef>> edges;   // (first edge, second edge) per board
+        for (int gc = 0; gc < y; ++gc) {
+          edges.push_back({{router_block_[node_at(gr, gc, lr, 0)], kW},
+                           {router_block_[node_at(gr, gc, lr, b - 1)], kE}});
+        }
+        add_board_tree(TreeKind::kRow, gr * a + lr, edges);
+      }
+    }
+  }
+  // Column trees: one per global accelerator column, tree port 2*gr = N edge, 2*gr+1 = S.
+  if (x > 1) {
+    for (int gc = 0; gc < y; ++gc) {
+      for (int lc = 0; lc < b; ++lc) {
+        std::vector<std::pair<PortRef, PortRef>> edges;
+        for (int gr = 0; gr < x; ++gr) {
+          edges.push_back({{router_block_[node_at(gr, gc, 0, lc)], kN},
+                           {router_block_[node_at(gr, gc, a - 1, lc)], kS}});
+        }
+        add_board_tree(TreeKind::kColumn, gc * b + lc, edges);
+      }
+    }
+  }
+}
+
+void System::add_board_tree(TreeKind kind, int index,
+                            const std::vector<std::pair<PortRef, PortRef>>& edges) {
+  const std::string name = (kind == TreeKind::kRow ? "rowtree" : "coltree") + std::to_string(index);
+  const TreeSpec spec = tree_spec(name, kind, 2 * static_cast<int>(edges.size()));
+  const BuiltTree t = build_tree(net_, spec);
+  Partition part;
+  part.name = spec.name;
+  part.is_tree = true;
+  add_switches(t, spec, part.blocks);
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    net_.connect(edges[k].first, t.tree_ports[2 * k], cfg_.cable_latency, LinkClass::kCable);
+    net_.connect(edges[k].second, t.tree_ports[2 * k + 1], cfg_.cable_latency, LinkClass::kCable);
+  }
+  trees_.push_back({spec.name, kind, index, t});
+  partitions_.push_back(std::move(part));
+}
+
+void System::build_fat_tree(TerminalFactory& terminals) {
+  const TreeSpec spec = tree_spec("fattree", TreeKind::kFatTree, cfg_.fat_tree_nodes);
+  const BuiltTree t = build_tree(net_, spec);
+  Partition tree_part;
+  tree_part.name = spec.name;
+  tree_part.is_tree = true;
+  add_switches(t, spec, tree_part.blocks);
+  trees_.push_back({spec.name, TreeKind::kFatTree, 0, t});
+  const TreeShape shape = tree_shape(cfg_.fat_tree_nodes, cfg_.radix, cfg_.up_ports);
+  const int group = shape.single ? cfg_.fat_tree_nodes : shape.down;
+  Partition part;
+  for (int node = 0; node < cfg_.fat_tree_nodes; ++node) {
+    if (node % group == 0) {
+      if (!part.blocks.empty()) partitions_.push_back(std::move(part));
+      part = Partition{};
+      part.name = "endpoints" + std::to_string(node / group);
+    }
+    node_partition_.resize(nodes(), 0);
+    node_partition_[node] = static_cast<int>(partitions_.size());
+    const int tb = add_terminal(terminals, node, 0, cfg_.cable_depth);
+    net_.connect({tb, 0}, t.tree_ports[node], cfg_.terminal_latency, LinkClass::kTerminal);
+    attach_[node] = t.tree_ports[node];
+    part.blocks.push_back(tb);
+  }
+  if (!part.blocks.empty()) partitions_.push_back(std::move(part));
+  partitions_.push_back(std::move(tree_part));
+}
+
+}  // namespace hxemu::sysc

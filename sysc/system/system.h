@@ -1,0 +1,146 @@
+// System: a whole emulated machine built from a SystemConfig (DESIGN.md section 1) inside a
+// Network -- board routers wired as 2D meshes on their boards, boards joined by row and column
+// trees (HammingMesh) or edge to edge with wrap-around (torus), or endpoints under one fat tree --
+// with a terminal (NIC or testbench endpoint, made by a TerminalFactory) at every accelerator.
+//
+// Numbering: boards row-major in the grid, accelerators row-major in a board:
+//   node = board * (a*b) + local_row * b + local_col,  board = grid_row * y + grid_col.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sysc/blocks/board_router.h"
+#include "sysc/fabric/network.h"
+#include "sysc/blocks/switch_block.h"
+#include "sysc/system/system_config.h"
+#include "sysc/system/tree_builder.h"
+
+namespace hxemu::sysc {
+
+// What a terminal (the block at an accelerator's router local port, or at a fat-tree leaf port)
+// needs to know.
+struct TerminalSpec {
+  int node = 0;
+  int rail = 0;             // which of the node's local ports (0 .. rails-1)
+  VcPlan vc;
+  int inject_credits = 8;   // input buffer depth per VC of the block it injects into
+  int eject_depth = 8;      // its own receive buffer per VC (the network's credits toward it)
+  int flit_bits = 256;
+  int max_packet_flits = 16;
+  const std::uint64_t* clock = nullptr;   // the network's cycle counter (stable within a cycle)
+};
+
+class TerminalFactory {
+ public:
+  virtual ~TerminalFactory() = default;
+  // Terminals wanted per node, one per router local port (a rail): 1 for synthetic traffic, 4 for
+  // an accelerator with one NIC per network port. Fat-tree endpoints have one port: always 1.
+  virtual int rails() const { return 1; }
+  virtual std::unique_ptr<LinkBlock> make_terminal(const TerminalSpec& spec) = 0;
+};
+
+struct NodeCoord {
+  int grid_row = 0, grid_col = 0, local_row = 0, local_col = 0;
+};
+
+class System {
+ public:
+  System(const SystemConfig& cfg, TerminalFactory& terminals);
+
+  const SystemConfig& config() const { return cfg_; }
+  const VcPlan& vc_plan() const { return vc_; }
+  Network& net() { return net_; }
+  const Network& net() const { return net_; }
+
+  int nodes() const { return cfg_.nodes(); }
+  NodeCoord coord(int node) const;
+  // The global accelerator grid: row = grid_row * a + local_row, col = grid_col * b + local_col
+  // (x*a rows, y*b columns). A fat tree's nodes form a square grid by id when their count is a
+  // perfect square, else one row.
+  int global_rows() const { return global_rows_; }
+  int global_cols() const { return global_cols_; }
+  int global_row(int node) const { return global_index_[node] / global_cols_; }
+  int global_col(int node) const { return global_index_[node] % global_cols_; }
+  int node_at_global(int row, int col) const { return node_at_global_[row * global_cols_ + col]; }
+  // Destination coordinates as routers read them from head-flit bits [63:32].
+  std::uint32_t route_of(int node) const;
+  // Terminals (NICs) per node: one per router local port.
+  int rails() const { return rails_; }
+  int terminal_block(int node, int rail = 0) const { return terminal_block_[node * rails_ + rail]; }
+  // Block and port the terminal of `node` on `rail` is attached to.
+  PortRef attach_point(int node, int rail = 0) const { return attach_[node * rails_ + rail]; }
+  int rail_of_block(int block) const { return block_rail_[block]; }
+  int router_block(int node) const { return router_block_.empty() ? -1 : router_block_[node]; }
+  // Node of a terminal block, -1 for routers and switches.
+  int node_of_block(int block) const { return block_node_[block]; }
+
+  enum class BlockKind { kRouter, kSwitch, kTerminal };
+  BlockKind block_kind(int block) const { return block_kind_[block]; }
+  const RouterSetup& router_setup(int block) const { return router_setup_.at(block_index_[block]); }
+  const SwitchSetup& switch_setup(int block) const { return switch_setup_.at(block_index_[block]); }
+
+  int routers() const { return static_cast<int>(router_setup_.size()); }
+  int switches() const { return static_cast<int>(switch_setup_.size()); }
+  struct TreeInfo {
+    std::string name;
+    TreeKind kind;
+    int index;            // global accelerator row / column (row / column trees)
+    BuiltTree built;
+  };
+  const std::vector<TreeInfo>& trees() const { return trees_; }
+  // Bidirectional connections per link class.
+  std::array<int, 3> connections_per_class() const;
+
+  // The SystemC partitions: one per board (its routers and terminals) and one per tree; for the
+  // fat tree, the tree and one group of terminals per leaf.
+  struct Partition {
+    std::string name;
+    bool is_tree = false;
+    std::vector<int> blocks;
+  };
+  const std::vector<Partition>& partitions() const { return partitions_; }
+
+  // Adds a block that belongs to `node` but has no links (e.g. the host program driving its NICs);
+  // it joins the node's board partition. Call before making a SystemC harness.
+  int add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name);
+
+  // True when every block is drained and no flit is on any link.
+  bool quiet() const;
+  // Any block flagged a credit-protocol error.
+  bool any_error() const;
+
+ private:
+  void build_hxmesh_or_torus(TerminalFactory& terminals);
+  void build_fat_tree(TerminalFactory& terminals);
+  int add_router(const NodeCoord& c, int node);
+  int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
+  int add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition);
+  // A row or column tree joining, per board along it, two edge ports (W/E or N/S): tree ports
+  // 2k and 2k + 1.
+  void add_board_tree(TreeKind kind, int index, const std::vector<std::pair<PortRef, PortRef>>& edges);
+  TreeSpec tree_spec(const std::string& name, TreeKind kind, int ports) const;
+
+  SystemConfig cfg_;
+  VcPlan vc_;
+  Network net_;
+  std::vector<int> terminal_block_;
+  std::vector<int> router_block_;
+  std::vector<PortRef> attach_;
+  int rails_ = 1;
+  std::vector<int> block_node_;
+  std::vector<int> block_rail_;
+  std::vector<BlockKind> block_kind_;
+  std::vector<int> block_index_;
+  std::vector<RouterSetup> router_setup_;
+  std::vector<SwitchSetup> switch_setup_;
+  std::vector<TreeInfo> trees_;
+  std::vector<Partition> partitions_;
+  std::vector<int> node_partition_;
+  int global_rows_ = 1, global_cols_ = 1;
+  std::vector<int> global_index_, node_at_global_;
+};
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,319 @@
+#include "sysc/system/system_config.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sysc/blocks/board_router.h"
+#include "sysc/blocks/switch_block.h"
+#include "sysc/system/tree_builder.h"
+
+namespace hxemu::sysc {
+
+using nlohmann::json;
+
+const char* topology_name(Topology t) {
+  switch (t) {
+    case Topology::kHammingMesh: return "hxmesh";
+    case Topology::kTorus: return "torus";
+    case Topology::kFatTree: return "fattree";
+  }
+  return "?";
+}
+
+int SystemConfig::nodes() const {
+  if (topology == Topology::kFatTree) return fat_tree_nodes;
+  return board_rows * board_cols * grid_rows * grid_cols;
+}
+
+int SystemConfig::classes() const {
+  if (test_unsafe_single_class) return 1;
+  switch (topology) {
+    case Topology::kHammingMesh: return (grid_rows > 1 || grid_cols > 1) ? 3 : 1;
+    case Topology::kTorus: return 2;
+    case Topology::kFatTree: return 1;
+  }
+  return 1;
+}
+
+int SystemConfig::model_vcs() const {
+  const int need = classes() * vcs_per_class;
+  int best = 0;
+  for (const auto& v : board_router_variants()) {
+    if (v.flit_bits == flit_bits && v.vcs >= need && (best == 0 || v.vcs < best)) best = v.vcs;
+  }
+  return best;
+}
+
+VcPlan SystemConfig::vc_plan() const {
+  VcPlan p = make_vc_plan(model_vcs(), classes(), vcs_per_class, vc_policy);
+  if (test_unsafe_single_class) {
+    // Escalation and dateline still change the class a router asks for, but every class maps to
+    // the same VCs: the classes no longer separate anything.
+    for (int c = 1; c < 4; ++c) p.class_vcs[c] = p.class_vcs[0];
+  }
+  return p;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& field, const std::string& what) {
+  throw ConfigError("config field '" + field + "': " + what);
+}
+
+void check_keys(const json& obj, const std::string& where, const std::set<std::string>& allowed) {
+  if (!obj.is_object()) fail(where.empty() ? "(top level)" : where, "must be a JSON object");
+  for (const auto& [key, value] : obj.items()) {
+    (void)value;
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where.empty() ? key : where + "." + key, "unknown key (allowed here: " + list + ")");
+    }
+  }
+}
+
+int get_int(const json& obj, const std::string& where, const std::string& key, int lo, int hi,
+            int fallback, bool required = false) {
+  const std::string field = where.empty() ? key : where + "." + key;
+  if (!obj.contains(key)) {
+    if (required) fail(field, "is required (an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    return fallback;
+  }
+  const json& v = obj.at(key);
+  if (!v.is_number_integer()) {
+    fail(field, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                    ", got " + v.dump());
+  }
+  const auto x = v.get<long long>();
+  if (x < lo || x > hi) {
+    fail(field, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                    ", got " + std::to_string(x));
+  }
+  return static_cast<int>(x);
+}
+
+double get_double(const json& obj, const std::string& where, const std::string& key, double lo,
+                  double hi, double fallback) {
+  const std::string field = where.empty() ? key : where + "." + key;
+  if (!obj.contains(key)) return fallback;
+  const json& v = obj.at(key);
+  std::ostringstream range;
+  range << "a number in " << lo << ".." << hi;
+  if (!v.is_number()) fail(field, "must be " + range.str() + ", got " + v.dump());
+  const double x = v.get<double>();
+  if (!(x >= lo && x <= hi)) fail(field, "must be " + range.str() + ", got " + v.dump());
+  return x;
+}
+
+std::string get_choice(const json& obj, const std::string& where, const std::string& key,
+                       const std::vector<std::string>& allowed, const std::string& fallback) {
+  const std::string field = where.empty() ? key : where + "." + key;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  if (!obj.contains(key)) {
+    if (fallback.empty()) fail(field, "is required (one of: " + list + ")");
+    return fallback;
+  }
+  const json& v = obj.at(key);
+  if (!v.is_string()) fail(field, "must be one of: " + list + ", got " + v.dump());
+  const std::string s = v.get<std::string>();
+  for (const auto& a : allowed) {
+    if (a == s) return s;
+  }
+  fail(field, "must be one of: " + list + ", got \"" + s + "\"");
+}
+
+const json& section(const json& root, const std::string& key) {
+  static const json kEmpty = json::object();
+  if (!root.contains(key)) return kEmpty;
+  return root.at(key);
+}
+
+}  // namespace
+
+SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
+                                 const std::vector<std::string>& overrides) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(source + ": malformed JSON: " + e.what());
+  }
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw ConfigError("override '" + o + "': expected key=value, e.g. router.vcs_per_class=4");
+    }
+    const std::string key = o.substr(0, eq), text = o.substr(eq + 1);
+    json value;
+    try {
+      value = json::parse(text);
+    } catch (const json::parse_error&) {
+      value = text;
+    }
+    if (!root.is_object()) break;   // reported by the validation below
+    json* node = &root;
+    std::size_t start = 0;
+    while (true) {
+      const auto dot = key.find('.', start);
+      const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (part.empty()) throw ConfigError("override '" + o + "': empty key part");
+      if (dot == std::string::npos) {
+        (*node)[part] = value;
+        break;
+      }
+      if (!node->contains(part)) (*node)[part] = json::object();
+      node = &(*node)[part];
+      if (!node->is_object()) throw ConfigError("override '" + o + "': '" + part + "' is not a section");
+      start = dot + 1;
+    }
+  }
+  check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "switch", "router", "links",
+                        "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
+  SystemConfig c;
+  c.source = source;
+  if (root.contains("name")) {
+    if (!root.at("name").is_string()) fail("name", "must be a string");
+    c.name = root.at("name").get<std::string>();
+  }
+  const std::string topo = get_choice(root, "", "topology", {"hxmesh", "torus", "fattree"}, "");
+  c.topology = topo == "hxmesh" ? Topology::kHammingMesh
+               : topo == "torus" ? Topology::kTorus
+                                 : Topology::kFatTree;
+
+  if (c.topology == Topology::kFatTree) {
+    if (root.contains("board")) fail("board", "is not used by topology fattree (use 'nodes')");
+    if (root.contains("grid")) fail("grid", "is not used by topology fattree (use 'nodes')");
+    c.fat_tree_nodes = get_int(root, "", "nodes", 2, 65535, 0, true);
+  } else {
+    if (root.contains("nodes")) {
+      fail("nodes", "is only used by topology fattree (hxmesh and torus size is board x grid)");
+    }
+    if (!root.contains("board")) fail("board", "is required for topology " + topo);
+    if (!root.contains("grid")) fail("grid", "is required for topology " + topo);
+    const json& board = root.at("board");
+    const json& grid = root.at("grid");
+    check_keys(board, "board", {"rows", "cols"});
+    check_keys(grid, "grid", {"rows", "cols"});
+    c.board_rows = get_int(board, "board", "rows", 1, 255, 0, true);
+    c.board_cols = get_int(board, "board", "cols", 1, 255, 0, true);
+    c.grid_rows = get_int(grid, "grid", "rows", 1, 255, 0, true);
+    c.grid_cols = get_int(grid, "grid", "cols", 1, 255, 0, true);
+    if (c.nodes() < 2) fail("board", "the system needs at least 2 accelerators");
+    if (c.nodes() > 65535) fail("grid", "more than 65535 accelerators");
+    if (c.topology == Topology::kTorus) {
+      if (c.board_cols * c.grid_cols < 2) fail("board.cols", "a torus needs at least 2 columns (board.cols x grid.cols)");
+      if (c.board_rows * c.grid_rows < 2) fail("board.rows", "a torus needs at least 2 rows (board.rows x grid.rows)");
+    }
+  }
+
+  const json& sw = section(root, "switch");
+  check_keys(sw, "switch", {"radix", "up_ports", "up_select"});
+  c.radix = get_int(sw, "switch", "radix", 4, 64, 16);
+  {
+    std::set<int> radices;
+    for (const auto& v : switch_variants()) radices.insert(v.ports);
+    if (!radices.count(c.radix)) {
+      std::string list;
+      for (int r : radices) list += (list.empty() ? "" : ",") + std::to_string(r);
+      fail("switch.radix", "this build provides radix in {" + list + "}, got " + std::to_string(c.radix));
+    }
+  }
+  c.up_ports = get_int(sw, "switch", "up_ports", 1, 32, -1);
+  c.up_hash = get_choice(sw, "switch", "up_select", {"adaptive", "hash"}, "adaptive") == "hash";
+
+  const json& rt = section(root, "router");
+  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth"});
+  c.vcs_per_class = get_int(rt, "router", "vcs_per_class", 1, 8, 2);
+  c.vc_policy = get_choice(rt, "router", "vc_policy", {"dynamic", "lane"}, "dynamic") == "lane"
+                    ? VcPolicy::kLane
+                    : VcPolicy::kDynamic;
+
+  int slots = 0;
+  std::set<int> vcs_built;
+  for (const auto& v : board_router_variants()) {
+    slots = v.buffer_slots;
+    vcs_built.insert(v.vcs);
+  }
+  std::string vc_list;
+  for (int v : vcs_built) vc_list += (vc_list.empty() ? "" : ",") + std::to_string(v);
+  c.board_depth = get_int(rt, "router", "buffer_depth", 1, slots, 8);
+
+  const json& links = section(root, "links");
+  check_keys(links, "links", {"board_latency", "cable_latency", "terminal_latency", "cable_depth"});
+  c.board_latency = get_int(links, "links", "board_latency", 0, 1000, 1);
+  c.cable_latency = get_int(links, "links", "cable_latency", 0, 1000, 10);
+  c.terminal_latency = get_int(links, "links", "terminal_latency", 0, 1000, 1);
+  c.cable_depth = get_int(links, "links", "cable_depth", 1, slots, std::min(32, slots));
+
+  c.flit_bits = get_int(root, "", "flit_bits", 32, 4096, 256);
+  {
+    bool built = false;
+    for (const auto& v : board_router_variants()) built = built || v.flit_bits == c.flit_bits;
+    if (!built) {
+      fail("flit_bits", "this build provides flit_bits=" +
+                            std::to_string(board_router_variants().front().flit_bits) +
+                            " (rebuild with -DHX_FLIT_BITS=... for others)");
+    }
+  }
+  c.max_packet_flits = get_int(root, "", "max_packet_flits", 2, 64, 16);
+  c.clock_ghz = get_double(root, "", "clock_ghz", 0.001, 100.0, 1.5625);
+
+  if (c.model_vcs() == 0) {
+    fail("router.vcs_per_class",
+         std::to_string(c.vcs_per_class) + " per class x " + std::to_string(c.classes()) +
+             " VC classes (" + topology_name(c.topology) + ") = " +
+             std::to_string(c.vcs_per_class * c.classes()) +
+             " VCs per port, more than this build's variants provide (vcs in {" + vc_list + "})");
+  }
+  if (c.topology != Topology::kTorus) {
+    const int tree_ports = c.topology == Topology::kFatTree ? c.fat_tree_nodes
+                                                            : 2 * std::max(c.grid_rows, c.grid_cols);
+    if (c.topology == Topology::kFatTree || c.grid_rows > 1 || c.grid_cols > 1) {
+      try {
+        (void)tree_shape(tree_ports, c.radix, c.up_ports);
+      } catch (const std::invalid_argument& e) {
+        fail(c.up_ports >= 0 && std::string(e.what()).find("taper") != std::string::npos
+                 ? "switch.up_ports"
+                 : "switch.radix",
+             e.what());
+      }
+    }
+  }
+
+  json canon = {{"name", c.name},
+                {"topology", topology_name(c.topology)},
+                {"switch", {{"radix", c.radix}, {"up_ports", c.up_ports},
+                            {"up_select", c.up_hash ? "hash" : "adaptive"}}},
+                {"router", {{"vcs_per_class", c.vcs_per_class},
+                            {"vc_policy", vc_policy_name(c.vc_policy)},
+                            {"buffer_depth", c.board_depth}}},
+                {"links", {{"board_latency", c.board_latency}, {"cable_latency", c.cable_latency},
+                           {"terminal_latency", c.terminal_latency},
+                           {"cable_depth", c.cable_depth}}},
+                {"flit_bits", c.flit_bits},
+                {"max_packet_flits", c.max_packet_flits},
+                {"clock_ghz", c.clock_ghz}};
+  if (c.topology == Topology::kFatTree) {
+    canon["nodes"] = c.fat_tree_nodes;
+  } else {
+    canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};
+    canon["grid"] = {{"rows", c.grid_rows}, {"cols", c.grid_cols}};
+  }
+  c.json = canon.dump();
+  return c;
+}
+
+SystemConfig load_system_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read configuration file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_system_config(ss.str(), path, overrides);
+}
+
+}  // namespace hxemu::sysc

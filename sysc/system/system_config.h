@@ -1,0 +1,69 @@
+// SystemConfig: a whole emulated machine as described by a JSON configuration file (configs/*.json),
+// validated once. Every error names the field and the values it allows.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sysc/system/vc_plan.h"
+
+namespace hxemu::sysc {
+
+enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2 };
+const char* topology_name(Topology t);
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SystemConfig {
+  std::string name;
+  std::string source;                 // the file it came from (or "built-in")
+  std::string json;                   // canonical JSON of everything below (for reports)
+  Topology topology = Topology::kHammingMesh;
+  // HammingMesh and torus: boards of board_rows x board_cols accelerators (a x b) in a grid of
+  // grid_rows x grid_cols boards (x x y).
+  int board_rows = 2, board_cols = 2;
+  int grid_rows = 1, grid_cols = 1;
+  // fat tree: endpoints
+  int fat_tree_nodes = 0;
+  // switches
+  int radix = 16;
+  int up_ports = -1;                  // per leaf; -1 = radix/2 (non-blocking)
+  bool up_hash = false;               // up-port choice: hash of destination, else adaptive
+  // VCs and buffers
+  int vcs_per_class = 2;
+  VcPolicy vc_policy = VcPolicy::kDynamic;
+  int board_depth = 8;                // flits per VC at inputs fed by on-board traces / NICs
+  int cable_depth = 32;               // flits per VC at inputs fed by cables
+  int flit_bits = 256;
+  int max_packet_flits = 16;
+  // link latencies (cycles from the sender's output register to the receiver's input)
+  int board_latency = 1;
+  int cable_latency = 10;
+  int terminal_latency = 1;           // router <-> NIC
+  double clock_ghz = 1.5625;
+  // Test only, never read from a file: put every packet in one VC class (no escalation at trees,
+  // no dateline), which breaks deadlock freedom -- to check that the watchdog catches a deadlock.
+  bool test_unsafe_single_class = false;
+
+  int nodes() const;
+  int classes() const;                // VC classes the topology needs
+  int model_vcs() const;              // VCs per port of the verilated variant used
+  VcPlan vc_plan() const;
+  // Payload bandwidth of one link direction in Gb/s.
+  double link_gbps() const { return clock_ghz * flit_bits; }
+};
+
+// Parses and validates; throws ConfigError. `overrides` are "dotted.key=value" settings applied to
+// the JSON before validation (value parsed as JSON, else taken as a string), e.g.
+// "router.vcs_per_class=4".
+SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
+                                 const std::vector<std::string>& overrides = {});
+SystemConfig load_system_config(const std::string& path,
+                                const std::vector<std::string>& overrides = {});
+
+}  // namespace hxemu::sysc
