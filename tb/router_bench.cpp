@@ -2,6 +2,9 @@
 
 #include <sstream>
 
+#include "sysc/fabric/router_ports.h"
+#include "sysc/system/route_model.h"
+
 namespace hxemu::tb {
 
 using sysc::Credit;
@@ -39,26 +42,22 @@ std::uint32_t RouterBench::payload_word(std::uint32_t packet, int flit, int word
 }
 
 int RouterBench::dor_port(int dst_row, int dst_col) const {
-  using sysc::Port;
-  if (dst_col > cfg_.col) return static_cast<int>(Port::kE);
-  if (dst_col < cfg_.col) return static_cast<int>(Port::kW);
-  if (dst_row > cfg_.row) return static_cast<int>(Port::kS);
-  if (dst_row < cfg_.row) return static_cast<int>(Port::kN);
-  return static_cast<int>(Port::kLocal);
+  return sysc::dor_port(cfg_.row, cfg_.col, dst_row, dst_col);
 }
 
 std::pair<int, int> RouterBench::dst_for(int out) const {
-  switch (static_cast<sysc::Port>(out)) {
-    case sysc::Port::kN: return {cfg_.row - 1, cfg_.col};
-    case sysc::Port::kE: return {cfg_.row, cfg_.col + 1};
-    case sysc::Port::kS: return {cfg_.row + 1, cfg_.col};
-    case sysc::Port::kW: return {cfg_.row, cfg_.col - 1};
+  switch (out) {
+    case sysc::kPortN: return {cfg_.row - 1, cfg_.col};
+    case sysc::kPortE: return {cfg_.row, cfg_.col + 1};
+    case sysc::kPortS: return {cfg_.row + 1, cfg_.col};
+    case sysc::kPortW: return {cfg_.row, cfg_.col - 1};
     default: return {cfg_.row, cfg_.col};
   }
 }
 
 std::vector<int> RouterBench::legal_outputs(int in) {
-  constexpr int N = 0, E = 1, S = 2, W = 3, L = 4;
+  using namespace sysc;   // kPortN ...
+  constexpr int N = kPortN, E = kPortE, S = kPortS, W = kPortW, L = kPortLocal;
   switch (in) {
     case L: return {N, E, S, W, L};
     case W: return {E, N, S, L};   // travelling east

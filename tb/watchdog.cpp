@@ -78,7 +78,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
         const int cls = sys.vc_plan().vc_class[v];
         if (sys.block_kind(info.to.block) == sysc::System::BlockKind::kRouter) {
           r = sysc::route_board(sys.router_setup(info.to.block), info.to.port, cls,
-                                sys.route_of(front->dst), front->rail, net.block(info.to.block).ports() - 4);
+                                sys.route_of(front->dst), front->rail, net.block(info.to.block).ports() - sysc::kMeshPorts);
         } else {
           r = sysc::route_tree(sys.switch_setup(info.to.block), net.block(info.to.block).ports(), cls,
                                front->dst, sys.route_of(front->dst));

@@ -1,5 +1,5 @@
 // hxemu-bench (make bench): emulation speed in router-cycles per second (routers x simulated cycles /
-// wall seconds, DESIGN.md section 7) under uniform traffic, once with the verilated blocks stepped by
+// wall seconds, docs/targets.md) under uniform traffic, once with the verilated blocks stepped by
 // a plain C++ loop and once composed through the SystemC board and tree modules, and the ratio
 // (target: SystemC within 1.3x of plain C++).
 //
@@ -41,7 +41,7 @@ namespace {
 
 using hxemu::tb::bench::Measurement;
 
-constexpr double kTargetRatio = 1.3;          // DESIGN.md section 7
+constexpr double kTargetRatio = 1.3;          // docs/targets.md
 constexpr const char* kResultTag = "HXEMU-BENCH-RESULT ";
 
 struct Options {
@@ -271,7 +271,7 @@ void print_table(const Options& o, const std::vector<ConfigRuns>& all) {
              "  step s    the part of it spent inside the harness stepping the blocks\n"
              "  CPU share this process's CPU time over the stepping (below 100%: the machine ran others)\n"
              "  skipped   block ticks that idle skipping left out\n"
-             "  M router-cycles/s counts routers only (DESIGN.md 7); M block-cycles/s counts every block\n");
+             "  M router-cycles/s counts routers only (docs/targets.md); M block-cycles/s counts every block\n");
   for (const auto& c : all) {
     const Measurement& m = c.any();
     if (m.switches > 0 || m.terminals > 0) {
@@ -290,7 +290,7 @@ void print_ratios(const std::vector<ConfigRuns>& all, bool& target_met) {
     const HarnessRuns* s = c.find("systemc");
     if (!p || !s) continue;
     if (!header) {
-      fmt::print("\nSystemC / plain C++, time ratio of the medians (target <= {:.2f}x, DESIGN.md 7):\n",
+      fmt::print("\nSystemC / plain C++, time ratio of the medians (target <= {:.2f}x, docs/targets.md):\n",
                  kTargetRatio);
       fmt::print("  {:<12} {:>10} {:>10} {:>12}\n", "config", "whole run", "stepping",
                  "stepping CPU");
@@ -325,7 +325,7 @@ nlohmann::json report_json(const Options& o, const std::vector<ConfigRuns>& all,
                            const std::string& command_line, bool target_met) {
   nlohmann::json j;
   j["benchmark"] = "hxemu-bench: emulation speed, router-cycles per second";
-  j["definition"] = "router-cycles/s = routers x simulated cycles / wall seconds (DESIGN.md 7); "
+  j["definition"] = "router-cycles/s = routers x simulated cycles / wall seconds (docs/targets.md); "
                     "ratio = SystemC seconds / plain C++ seconds (medians)";
   j["settings"] = {{"pattern", o.pattern},   {"load", o.load},       {"packet_flits", o.packet_flits},
                    {"seed", o.seed},         {"warmup", o.warmup},   {"measure", o.measure},

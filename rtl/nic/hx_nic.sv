@@ -1,7 +1,7 @@
-// hx_nic -- the network interface of one accelerator (DESIGN.md section 4): put commands in, DMA
-// reads of the local source buffer, packets into the router's local port; packets from the router,
-// DMA writes into the destination buffer, completions out. Wiring only: hx_nic_tx and hx_nic_rx do
-// the work.
+// hx_nic -- the network interface of one accelerator (docs/nic-and-host-memory.md): put commands
+// in, DMA reads of the local source buffer, packets into the router's local port; packets from the
+// router, DMA writes into the destination buffer, completions out. Wiring only: hx_nic_tx and
+// hx_nic_rx do the work.
 //
 // The link ports have exactly the names and shapes of hx_router_core's with P = 1 (in_* is the
 // router's ejection side toward this NIC, out_* the injection side toward the router), so the C++

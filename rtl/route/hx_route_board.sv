@@ -11,8 +11,8 @@ module hx_route_board #(
   parameter int NL  = 1
 ) (
   input  logic [1:0]     mode_i,
-  input  logic [31:0]    pos_i,      // {gr, gc, lr, lc}, 8 bits each
-  input  logic [31:0]    dims_i,     // {x, y, a, b}: grid rows, grid columns, board rows, board columns
+  input  logic [31:0]    pos_i,      // coordinate word (hx_flit.svh): {lc, lr, gc, gr}, 8 bits each
+  input  logic [31:0]    dims_i,     // coordinate word of the sizes: {b, a, y, x}
   input  logic [31:0]    dst_i,      // routing field of the head flit: {dlc, dlr, dgc, dgr}
   input  logic [1:0]     rail_i,     // the head's rail field
   input  logic [2:0]     in_port_i,
@@ -21,9 +21,10 @@ module hx_route_board #(
   output logic [CLW-1:0] class_o
 );
   logic [7:0] gr, gc, lr, lc, x, y, a, b, dgr, dgc, dlr, dlc;
-  assign {gr, gc, lr, lc} = pos_i;
-  assign {x, y, a, b} = dims_i;
-  // Head flit order, least significant first: DGR, DGC, DLR, DLC (hx_flit.svh).
+  // The coordinate word (hx_flit.svh), least significant byte first: grid row, grid column, row in
+  // the board, column in the board -- for the position, the sizes and the head's destination alike.
+  assign {lc, lr, gc, gr} = pos_i;
+  assign {b, a, y, x} = dims_i;
   assign {dlc, dlr, dgc, dgr} = dst_i;
 
   logic [2:0]     hm_port, to_port;

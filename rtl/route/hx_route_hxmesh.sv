@@ -1,4 +1,4 @@
-// hx_route_hxmesh -- minimal HammingMesh routing with VC escalation (DESIGN.md section 2).
+// hx_route_hxmesh -- minimal HammingMesh routing with VC escalation (docs/topology.md).
 //
 // Global dimension order: first the column (X: on-board W/E moves and at most one row tree), then
 // the row (Y: on-board N/S moves and at most one column tree), then eject. A row tree reaches the W

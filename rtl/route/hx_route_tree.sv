@@ -30,7 +30,7 @@ module hx_route_tree #(
   input  logic [3:0]      down_log2_i,   // log2 of down ports per leaf
   input  logic [7:0]      up_ports_i,    // up ports per leaf (tapering: fewer than down ports)
   input  logic            up_hash_i,     // 1: hash of the destination, 0: adaptive
-  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic [31:0]     dims_i,        // coordinate word of the sizes (hx_flit.svh): {b, a, y, x}
   input  logic            head_i,        // a head flit is on the input this cycle (advances the tie-break)
   input  logic [63:0]     hdr_i,         // routing fields of the head flit
   input  logic [CLW-1:0]  in_class_i,
@@ -59,8 +59,8 @@ module hx_route_tree #(
   logic [PW-1:0] cand;
   logic [PW:0]   cand_wide;
 
-  assign a   = dims_i[15:8];
-  assign b   = dims_i[7:0];
+  assign a   = dims_i[HX_COORD_LR_LSB +: 8];
+  assign b   = dims_i[HX_COORD_LC_LSB +: 8];
   assign dst = hdr_i[HX_HDR_DST_LSB +: 16];
   assign dgr = hdr_i[HX_HDR_DGR_LSB +: 8];
   assign dgc = hdr_i[HX_HDR_DGC_LSB +: 8];
@@ -129,5 +129,5 @@ module hx_route_tree #(
   end
 
   logic unused_hdr;
-  assign unused_hdr = ^{hdr_i, dims_i[31:16], best_score, hash_pick};
+  assign unused_hdr = ^{hdr_i, dims_i[15:0], best_score, hash_pick};
 endmodule

@@ -18,8 +18,8 @@ module hx_board_router #(
   input  logic            rst_i,
   // where this router is and how it routes
   input  logic [1:0]      mode_i,        // 0 HammingMesh / mesh, 1 torus
-  input  logic [31:0]     pos_i,         // {gr, gc, lr, lc}
-  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic [31:0]     pos_i,         // coordinate word (hx_flit.svh): {lc, lr, gc, gr}
+  input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x}
   input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
   input  logic [4*V-1:0]  class_vcs_i,   // VCs of each class (V bits per class)
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)

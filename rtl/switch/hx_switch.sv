@@ -23,7 +23,7 @@ module hx_switch #(
   input  logic [3:0]      down_log2_i,   // log2 of the down ports of a leaf
   input  logic [7:0]      up_ports_i,    // up ports of a leaf
   input  logic            up_hash_i,     // up-port choice: 1 hash of destination, 0 adaptive
-  input  logic [31:0]     dims_i,        // {x, y, a, b}
+  input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x}
   input  logic [V*2-1:0]  vc_class_i,
   input  logic [4*V-1:0]  class_vcs_i,
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)

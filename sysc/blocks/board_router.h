@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "sysc/blocks/model_variant.h"
 #include "sysc/fabric/link_block.h"
+#include "sysc/fabric/router_ports.h"
 #include "sysc/system/vc_plan.h"
 
 namespace hxemu::sysc {
@@ -30,14 +32,6 @@ class BoardRouterBlock : public LinkBlock {
   virtual void reset(const RouterSetup& setup) = 0;
   // Buffer slots per VC the model was built with (the largest depth a neighbour may advertise).
   virtual int buffer_slots() const = 0;
-};
-
-struct ModelVariant {
-  std::string kind;   // "board_router", "switch", "nic"
-  int ports;
-  int vcs;
-  int flit_bits;
-  int buffer_slots;
 };
 
 // The board-router variants this build provides.

@@ -3,6 +3,7 @@
 
 #include "sysc/blocks/board_router.h"
 #include "sysc/blocks/verilated_block.h"
+#include "sysc/fabric/coord_word.h"
 
 namespace hxemu::sysc {
 
@@ -12,7 +13,7 @@ class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
 
  public:
   BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots)
-      : Base(4 + local_ports, vcs, flit_bits), slots_(slots) {
+      : Base(kMeshPorts + local_ports, vcs, flit_bits), slots_(slots) {
     this->m_->eval();
   }
 
@@ -21,8 +22,8 @@ class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
   void reset(const RouterSetup& s) override {
     M& m = *this->m_;
     m.mode_i = static_cast<std::uint8_t>(s.mode);
-    m.pos_i = pack4(s.grid_row, s.grid_col, s.local_row, s.local_col);
-    m.dims_i = pack4(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
+    m.pos_i = pack_coord({s.grid_row, s.grid_col, s.local_row, s.local_col});
+    m.dims_i = pack_dims(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
     apply_vc_plan(m, s.vc, this->vcs_);
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth[p]));
@@ -35,12 +36,6 @@ class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
   bool drained() const override { return this->m_->drained_o != 0; }
 
  private:
-  static std::uint32_t pack4(int hi, int mid_hi, int mid_lo, int lo) {
-    return (static_cast<std::uint32_t>(hi & 0xff) << 24) |
-           (static_cast<std::uint32_t>(mid_hi & 0xff) << 16) |
-           (static_cast<std::uint32_t>(mid_lo & 0xff) << 8) | static_cast<std::uint32_t>(lo & 0xff);
-  }
-
   int slots_;
 };
 

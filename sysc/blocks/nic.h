@@ -14,7 +14,8 @@
 #include <memory>
 #include <vector>
 
-#include "sysc/blocks/board_router.h"   // ModelVariant
+#include "sysc/blocks/model_variant.h"
+#include "sysc/system/vc_plan.h"
 #include "sysc/host/host_memory.h"
 #include "sysc/fabric/link_block.h"
 

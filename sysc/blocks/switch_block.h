@@ -5,7 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "sysc/blocks/board_router.h"
+#include "sysc/blocks/model_variant.h"
+#include "sysc/fabric/router_ports.h"
+#include "sysc/system/vc_plan.h"
 #include "sysc/fabric/link_block.h"
 
 namespace hxemu::sysc {

@@ -3,6 +3,7 @@
 
 #include "sysc/blocks/switch_block.h"
 #include "sysc/blocks/verilated_block.h"
+#include "sysc/fabric/coord_word.h"
 
 namespace hxemu::sysc {
 
@@ -25,10 +26,7 @@ class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
     m.down_log2_i = static_cast<std::uint8_t>(s.down_log2);
     m.up_ports_i = static_cast<std::uint8_t>(s.up_ports);
     m.up_hash_i = s.up_hash;
-    m.dims_i = (static_cast<std::uint32_t>(s.grid_rows & 0xff) << 24) |
-               (static_cast<std::uint32_t>(s.grid_cols & 0xff) << 16) |
-               (static_cast<std::uint32_t>(s.board_rows & 0xff) << 8) |
-               static_cast<std::uint32_t>(s.board_cols & 0xff);
+    m.dims_i = pack_dims(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
     apply_vc_plan(m, s.vc, this->vcs_);
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));

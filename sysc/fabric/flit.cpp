@@ -2,11 +2,6 @@
 
 namespace hxemu::sysc {
 
-const char* port_name(int port) {
-  static const char* const kNames[] = {"N", "E", "S", "W", "L", "L1", "L2", "L3"};
-  return (port >= 0 && port < kMaxRouterPorts) ? kNames[port] : "?";
-}
-
 std::uint64_t get_field(const Flit& f, Field field) {
   std::uint64_t v = 0;
   for (int i = 0; i < field.width; ++i) {

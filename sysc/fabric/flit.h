@@ -1,6 +1,6 @@
-// Flit and credit as they travel on a link (DESIGN.md section 3), and the head-flit field layout.
-// The bit positions mirror rtl/common/hx_flit.svh; tests/sysc/flit_format_test.cpp checks that the
-// two agree by reading the RTL header.
+// Flit and credit as they travel on a link (docs/link-interface.md), and the head-flit field
+// layout. The bit positions mirror rtl/common/hx_flit.svh; tests/sysc/fabric/flit_format_test.cpp
+// checks that the two agree by reading the RTL header.
 #pragma once
 
 #include <array>
@@ -47,13 +47,6 @@ inline constexpr Field kRail{176, 2};
 inline constexpr int kRouteBits = 64;
 inline constexpr int kMsgBits = 192;
 }  // namespace hdr
-
-// Router port numbering (hx_flit.svh): N toward row 0, W toward column 0, then the local (NIC)
-// ports L0.. (one per rail); kLocal is L0.
-enum class Port : int { kN = 0, kE = 1, kS = 2, kW = 3, kLocal = 4 };
-inline constexpr int kRouterPorts = 5;        // with one local port
-inline constexpr int kMaxRouterPorts = 8;     // with four (one per rail)
-const char* port_name(int port);
 
 // Read / write a field of at most 64 bits in a flit payload.
 std::uint64_t get_field(const Flit& f, Field field);

@@ -1,6 +1,6 @@
 // The SystemC composition of a System: one module per board (its routers and terminals) and one
 // per tree (its switches), each stepping its verilated blocks in C++ on the rising clock edge --
-// SystemC at board and tree granularity, links as C++ delay lines (DESIGN.md section 5).
+// SystemC at board and tree granularity, links as C++ delay lines (docs/architecture.md).
 //
 // SystemC elaborates once per process, so the modules refer to their System through a pointer that
 // can be re-bound to a freshly built System of the same configuration (a sweep runs many).

@@ -1,6 +1,6 @@
 // HostMemory: the C++ model of an accelerator's host memory behind a NIC's DMA ports
-// (DESIGN.md section 4). A byte-addressable buffer; the DMA side moves one W-bit word per port per
-// cycle: it accepts one read request and one write per cycle and returns read data in request
+// (docs/nic-and-host-memory.md). A byte-addressable buffer; the DMA side moves one W-bit word per
+// port per cycle: it accepts one read request and one write per cycle and returns read data in request
 // order, one word per cycle, `read_latency` cycles after the request was accepted.
 //
 // Byte order is little-endian: byte k of a word is bits [8k+7:8k], i.e. byte k of 32-bit word k/4.

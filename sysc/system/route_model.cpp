@@ -5,22 +5,14 @@
 namespace hxemu::sysc {
 
 namespace {
-constexpr int kN = 0, kE = 1, kS = 2, kW = 3, kL = 4;
 
+// A destination's coordinate word unpacked, with the short names the RTL uses.
 struct Dst {
   int gr, gc, lr, lc;
 };
 Dst unpack(std::uint32_t d) {
-  return {static_cast<int>(d & 0xff), static_cast<int>((d >> 8) & 0xff),
-          static_cast<int>((d >> 16) & 0xff), static_cast<int>((d >> 24) & 0xff)};
-}
-
-int dor(int my_row, int my_col, int dst_row, int dst_col) {
-  if (dst_col > my_col) return kE;
-  if (dst_col < my_col) return kW;
-  if (dst_row > my_row) return kS;
-  if (dst_row < my_row) return kN;
-  return kL;
+  const NodeCoord c = unpack_coord(d);
+  return {c.grid_row, c.grid_col, c.local_row, c.local_col};
 }
 
 RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
@@ -37,13 +29,13 @@ RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
   RouteDecision r;
   bool enters = false;
   if (x_tree) {
-    r.port = leave_w ? kW : kE;
+    r.port = leave_w ? kPortW : kPortE;
     enters = leave_w ? to_w == 0 : to_e == 0;
   } else if (y_tree && d.lc == s.local_col) {
-    r.port = leave_n ? kN : kS;
+    r.port = leave_n ? kPortN : kPortS;
     enters = leave_n ? to_n == 0 : to_s == 0;
   } else {
-    r.port = dor(s.local_row, s.local_col, d.lr, d.lc);
+    r.port = dor_port(s.local_row, s.local_col, d.lr, d.lc);
   }
   r.out_class = enters ? (in_class + 1) & 3 : in_class;
   return r;
@@ -59,29 +51,37 @@ RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const
   RouteDecision r;
   bool wrap = false, same_dim = true;
   if (dx != 0) {
-    r.port = dx <= kx - dx ? kE : kW;
-    wrap = r.port == kE ? my_x == kx - 1 : my_x == 0;
-    same_dim = in_port == kE || in_port == kW;
+    r.port = dx <= kx - dx ? kPortE : kPortW;
+    wrap = r.port == kPortE ? my_x == kx - 1 : my_x == 0;
+    same_dim = in_port == kPortE || in_port == kPortW;
   } else if (dy != 0) {
-    r.port = dy <= ky - dy ? kS : kN;
-    wrap = r.port == kS ? my_y == ky - 1 : my_y == 0;
-    same_dim = in_port == kN || in_port == kS;
+    r.port = dy <= ky - dy ? kPortS : kPortN;
+    wrap = r.port == kPortS ? my_y == ky - 1 : my_y == 0;
+    same_dim = in_port == kPortN || in_port == kPortS;
   } else {
-    r.port = kL;
+    r.port = kPortLocal;
   }
-  if (r.port == kL) r.out_class = in_class;
+  if (r.port == kPortLocal) r.out_class = in_class;
   else if (same_dim) r.out_class = in_class | (wrap ? 1 : 0);
   else r.out_class = wrap ? 1 : 0;
   return r;
 }
 }  // namespace
 
+int dor_port(int my_row, int my_col, int dst_row, int dst_col) {
+  if (dst_col > my_col) return kPortE;
+  if (dst_col < my_col) return kPortW;
+  if (dst_row > my_row) return kPortS;
+  if (dst_row < my_row) return kPortN;
+  return kPortLocal;
+}
+
 RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
                           int rail, int local_ports) {
   const Dst d = unpack(dst);
   RouteDecision r = s.mode == RouteMode::kTorus ? route_torus(s, in_port, in_class, d)
                                                 : route_hxmesh(s, in_class, d);
-  if (r.port == kL && rail < local_ports) r.port += rail;
+  if (r.port == kPortLocal && rail < local_ports) r.port += rail;
   return r;
 }
 
@@ -153,7 +153,7 @@ Path trace_path(const System& sys, int src, int dst, int rail, int up_choice) {
     RouteDecision r;
     if (sys.block_kind(at.block) == System::BlockKind::kRouter) {
       r = route_board(sys.router_setup(at.block), at.port, cls, dst_route, rail,
-                      net.block(at.block).ports() - 4);
+                      net.block(at.block).ports() - kMeshPorts);
     } else {
       r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route,
                      up_choice);

@@ -12,6 +12,9 @@
 
 namespace hxemu::sysc {
 
+// The XY (dimension-order) step inside a board: columns first, then rows; kPortLocal when there.
+int dor_port(int my_row, int my_col, int dst_row, int dst_col);
+
 struct RouteDecision {
   int port = 0;
   int out_class = 0;
@@ -38,7 +41,7 @@ struct Path {
   bool ok = false;
   std::string error;
   std::vector<PathHop> hops;   // routers and switches, in order
-  int links = 0;               // links between routers/switches (route length, DESIGN.md sec. 2)
+  int links = 0;               // links between routers/switches (route length, docs/topology.md)
   int board_links = 0, cable_links = 0;
   int latency = 0;             // zero-load cycles, head on the source's output -> destination input
 };

@@ -6,11 +6,6 @@
 namespace hxemu::sysc {
 
 namespace {
-constexpr int kN = static_cast<int>(Port::kN);
-constexpr int kE = static_cast<int>(Port::kE);
-constexpr int kS = static_cast<int>(Port::kS);
-constexpr int kW = static_cast<int>(Port::kW);
-constexpr int kL = static_cast<int>(Port::kLocal);
 }  // namespace
 
 System::System(const SystemConfig& cfg, TerminalFactory& terminals)
@@ -59,12 +54,7 @@ NodeCoord System::coord(int node) const {
 }
 
 std::uint32_t System::route_of(int node) const {
-  const NodeCoord c = coord(node);
-  // head bits [63:32], least significant first: DGR, DGC, DLR, DLC
-  return static_cast<std::uint32_t>(c.grid_row & 0xff) |
-         (static_cast<std::uint32_t>(c.grid_col & 0xff) << 8) |
-         (static_cast<std::uint32_t>(c.local_row & 0xff) << 16) |
-         (static_cast<std::uint32_t>(c.local_col & 0xff) << 24);
+  return pack_coord(coord(node));
 }
 
 std::array<int, 3> System::connections_per_class() const {
@@ -76,13 +66,14 @@ std::array<int, 3> System::connections_per_class() const {
 int System::add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name) {
   if (node < 0 || node >= nodes()) throw std::out_of_range("add_node_block: no node " + std::to_string(node));
   const int b = net_.add_block(std::move(block), name);
-  block_node_.resize(net_.blocks(), -1);
-  block_rail_.resize(net_.blocks(), -1);
-  block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
-  block_index_.resize(net_.blocks(), -1);
-  block_node_[b] = node;
+  record_block(b, {BlockKind::kTerminal, node, -1, -1});
   partitions_[node_partition_[node]].blocks.push_back(b);
   return b;
+}
+
+void System::record_block(int block, const BlockRecord& rec) {
+  if (static_cast<int>(blocks_.size()) < net_.blocks()) blocks_.resize(net_.blocks());
+  blocks_.at(block) = rec;
 }
 
 bool System::quiet() const {
@@ -117,12 +108,7 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
   const int b = net_.add_block(std::move(t), rails_ > 1 ? "node" + std::to_string(node) + ".nic" +
                                                              std::to_string(rail)
                                                        : "node" + std::to_string(node));
-  block_node_.resize(net_.blocks(), -1);
-  block_rail_.resize(net_.blocks(), -1);
-  block_kind_.resize(net_.blocks(), BlockKind::kTerminal);
-  block_index_.resize(net_.blocks(), -1);
-  block_node_[b] = node;
-  block_rail_[b] = rail;
+  record_block(b, {BlockKind::kTerminal, node, rail, -1});
   terminal_block_[node * rails_ + rail] = b;
   return b;
 }
@@ -147,18 +133,14 @@ int System::add_router(const NodeCoord& c, int node) {
   const bool col_trees = hx && cfg_.grid_rows > 1;
   const bool torus = cfg_.topology == Topology::kTorus;
   auto edge_depth = [&](bool trees) { return (trees || torus) ? cfg_.cable_depth : cfg_.board_depth; };
-  s.out_depth[kN] = c.local_row == 0 ? edge_depth(col_trees) : cfg_.board_depth;
-  s.out_depth[kS] = c.local_row == cfg_.board_rows - 1 ? edge_depth(col_trees) : cfg_.board_depth;
-  s.out_depth[kW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
-  s.out_depth[kE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
-  for (int k = 0; k < rails_; ++k) s.out_depth[kL + k] = cfg_.board_depth;
+  s.out_depth[kPortN] = c.local_row == 0 ? edge_depth(col_trees) : cfg_.board_depth;
+  s.out_depth[kPortS] = c.local_row == cfg_.board_rows - 1 ? edge_depth(col_trees) : cfg_.board_depth;
+  s.out_depth[kPortW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
+  s.out_depth[kPortE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
+  for (int k = 0; k < rails_; ++k) s.out_depth[kPortLocal + k] = cfg_.board_depth;
   r->reset(s);
   const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
-  block_node_.resize(net_.blocks(), -1);
-  block_rail_.resize(net_.blocks(), -1);
-  block_kind_.resize(net_.blocks(), BlockKind::kRouter);
-  block_index_.resize(net_.blocks(), -1);
-  block_index_[b] = static_cast<int>(router_setup_.size());
+  record_block(b, {BlockKind::kRouter, -1, -1, static_cast<int>(router_setup_.size())});
   router_setup_.push_back(s);
   return b;
 }
@@ -185,13 +167,8 @@ TreeSpec System::tree_spec(const std::string& name, TreeKind kind, int ports) co
 
 int System::add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition) {
   (void)spec;
-  block_node_.resize(net_.blocks(), -1);
-  block_rail_.resize(net_.blocks(), -1);
-  block_kind_.resize(net_.blocks(), BlockKind::kSwitch);
-  block_index_.resize(net_.blocks(), -1);
   for (std::size_t i = 0; i < t.switches.size(); ++i) {
-    block_kind_[t.switches[i]] = BlockKind::kSwitch;
-    block_index_[t.switches[i]] = static_cast<int>(switch_setup_.size());
+    record_block(t.switches[i], {BlockKind::kSwitch, -1, -1, static_cast<int>(switch_setup_.size())});
     switch_setup_.push_back(t.setups[i]);
     partition.push_back(t.switches[i]);
   }
@@ -219,9 +196,9 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
       node_partition_[node] = static_cast<int>(partitions_.size());
       for (int rail = 0; rail < rails_; ++rail) {
         const int t = add_terminal(terminals, node, rail, cfg_.board_depth);
-        net_.connect({t, 0}, {router_block_[node], kL + rail}, cfg_.terminal_latency,
+        net_.connect({t, 0}, {router_block_[node], kPortLocal + rail}, cfg_.terminal_latency,
                      LinkClass::kTerminal);
-        attach_[node * rails_ + rail] = {router_block_[node], kL + rail};
+        attach_[node * rails_ + rail] = {router_block_[node], kPortLocal + rail};
         part.blocks.push_back(t);
       }
     }
@@ -229,11 +206,11 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
       for (int col = 0; col < b; ++col) {
         const int node = board * per_board + r * b + col;
         if (col + 1 < b) {
-          net_.connect({router_block_[node], kE}, {router_block_[node + 1], kW},
+          net_.connect({router_block_[node], kPortE}, {router_block_[node + 1], kPortW},
                        cfg_.board_latency, LinkClass::kBoard);
         }
         if (r + 1 < a) {
-          net_.connect({router_block_[node], kS}, {router_block_[node + b], kN},
+          net_.connect({router_block_[node], kPortS}, {router_block_[node + b], kPortN},
                        cfg_.board_latency, LinkClass::kBoard);
         }
       }
@@ -252,13 +229,13 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
         for (int lr = 0; lr < a; ++lr) {
           const int from = node_at(gr, gc, lr, b - 1);
           const int to = node_at(gr, (gc + 1) % y, lr, 0);
-          net_.connect({router_block_[from], kE}, {router_block_[to], kW}, cfg_.cable_latency,
+          net_.connect({router_block_[from], kPortE}, {router_block_[to], kPortW}, cfg_.cable_latency,
                        LinkClass::kCable);
         }
         for (int lc = 0; lc < b; ++lc) {
           const int from = node_at(gr, gc, a - 1, lc);
           const int to = node_at((gr + 1) % x, gc, 0, lc);
-          net_.connect({router_block_[from], kS}, {router_block_[to], kN}, cfg_.cable_latency,
+          net_.connect({router_block_[from], kPortS}, {router_block_[to], kPortN}, cfg_.cable_latency,
                        LinkClass::kCable);
         }
       }
@@ -272,8 +249,8 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
       for (int lr = 0; lr < a; ++lr) {
         std::vector<std::pair<PortRef, PortRef>> edges;   // (first edge, second edge) per board
         for (int gc = 0; gc < y; ++gc) {
-          edges.push_back({{router_block_[node_at(gr, gc, lr, 0)], kW},
-                           {router_block_[node_at(gr, gc, lr, b - 1)], kE}});
+          edges.push_back({{router_block_[node_at(gr, gc, lr, 0)], kPortW},
+                           {router_block_[node_at(gr, gc, lr, b - 1)], kPortE}});
         }
         add_board_tree(TreeKind::kRow, gr * a + lr, edges);
       }
@@ -285,8 +262,8 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
       for (int lc = 0; lc < b; ++lc) {
         std::vector<std::pair<PortRef, PortRef>> edges;
         for (int gr = 0; gr < x; ++gr) {
-          edges.push_back({{router_block_[node_at(gr, gc, 0, lc)], kN},
-                           {router_block_[node_at(gr, gc, a - 1, lc)], kS}});
+          edges.push_back({{router_block_[node_at(gr, gc, 0, lc)], kPortN},
+                           {router_block_[node_at(gr, gc, a - 1, lc)], kPortS}});
         }
         add_board_tree(TreeKind::kColumn, gc * b + lc, edges);
       }

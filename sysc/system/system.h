@@ -1,4 +1,4 @@
-// System: a whole emulated machine built from a SystemConfig (DESIGN.md section 1) inside a
+// System: a whole emulated machine built from a SystemConfig (docs/topology.md) inside a
 // Network -- board routers wired as 2D meshes on their boards, boards joined by row and column
 // trees (HammingMesh) or edge to edge with wrap-around (torus), or endpoints under one fat tree --
 // with a terminal (NIC or testbench endpoint, made by a TerminalFactory) at every accelerator.
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sysc/blocks/board_router.h"
+#include "sysc/fabric/coord_word.h"
 #include "sysc/fabric/network.h"
 #include "sysc/blocks/switch_block.h"
 #include "sysc/system/system_config.h"
@@ -42,10 +43,6 @@ class TerminalFactory {
   virtual std::unique_ptr<LinkBlock> make_terminal(const TerminalSpec& spec) = 0;
 };
 
-struct NodeCoord {
-  int grid_row = 0, grid_col = 0, local_row = 0, local_col = 0;
-};
-
 class System {
  public:
   System(const SystemConfig& cfg, TerminalFactory& terminals);
@@ -65,22 +62,22 @@ class System {
   int global_row(int node) const { return global_index_[node] / global_cols_; }
   int global_col(int node) const { return global_index_[node] % global_cols_; }
   int node_at_global(int row, int col) const { return node_at_global_[row * global_cols_ + col]; }
-  // Destination coordinates as routers read them from head-flit bits [63:32].
+  // The node's coordinate word (sysc/fabric/coord_word.h): head-flit bits [63:32] of packets to it.
   std::uint32_t route_of(int node) const;
   // Terminals (NICs) per node: one per router local port.
   int rails() const { return rails_; }
   int terminal_block(int node, int rail = 0) const { return terminal_block_[node * rails_ + rail]; }
   // Block and port the terminal of `node` on `rail` is attached to.
   PortRef attach_point(int node, int rail = 0) const { return attach_[node * rails_ + rail]; }
-  int rail_of_block(int block) const { return block_rail_[block]; }
+  int rail_of_block(int block) const { return blocks_[block].rail; }
   int router_block(int node) const { return router_block_.empty() ? -1 : router_block_[node]; }
   // Node of a terminal block, -1 for routers and switches.
-  int node_of_block(int block) const { return block_node_[block]; }
+  int node_of_block(int block) const { return blocks_[block].node; }
 
   enum class BlockKind { kRouter, kSwitch, kTerminal };
-  BlockKind block_kind(int block) const { return block_kind_[block]; }
-  const RouterSetup& router_setup(int block) const { return router_setup_.at(block_index_[block]); }
-  const SwitchSetup& switch_setup(int block) const { return switch_setup_.at(block_index_[block]); }
+  BlockKind block_kind(int block) const { return blocks_[block].kind; }
+  const RouterSetup& router_setup(int block) const { return router_setup_.at(blocks_[block].index); }
+  const SwitchSetup& switch_setup(int block) const { return switch_setup_.at(blocks_[block].index); }
 
   int routers() const { return static_cast<int>(router_setup_.size()); }
   int switches() const { return static_cast<int>(switch_setup_.size()); }
@@ -123,6 +120,15 @@ class System {
   void add_board_tree(TreeKind kind, int index, const std::vector<std::pair<PortRef, PortRef>>& edges);
   TreeSpec tree_spec(const std::string& name, TreeKind kind, int ports) const;
 
+  // What the system knows of each block of its network, indexed by block id.
+  struct BlockRecord {
+    BlockKind kind = BlockKind::kTerminal;
+    int node = -1;    // terminals and node blocks: their node
+    int rail = -1;    // terminals: their rail
+    int index = -1;   // routers: into router_setup_; switches: into switch_setup_
+  };
+  void record_block(int block, const BlockRecord& rec);
+
   SystemConfig cfg_;
   VcPlan vc_;
   Network net_;
@@ -130,10 +136,7 @@ class System {
   std::vector<int> router_block_;
   std::vector<PortRef> attach_;
   int rails_ = 1;
-  std::vector<int> block_node_;
-  std::vector<int> block_rail_;
-  std::vector<BlockKind> block_kind_;
-  std::vector<int> block_index_;
+  std::vector<BlockRecord> blocks_;
   std::vector<RouterSetup> router_setup_;
   std::vector<SwitchSetup> switch_setup_;
   std::vector<TreeInfo> trees_;

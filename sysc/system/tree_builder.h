@@ -1,6 +1,6 @@
 // Builds one tree (a row tree, a column tree, or the fat-tree baseline) out of switches inside a
 // Network: a single switch when the tree's ports fit the radix, otherwise a two-level folded Clos
-// (DESIGN.md section 1) -- leaves with radix/2 ports down and `up_ports` up (fewer = tapered), one
+// (docs/topology.md) -- leaves with radix/2 ports down and `up_ports` up (fewer = tapered), one
 // spine per leaf up port, spine port l to leaf l.
 #pragma once
 

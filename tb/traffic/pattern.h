@@ -1,4 +1,4 @@
-// Synthetic traffic patterns: where each source sends (DESIGN.md section 6; BookSim's set).
+// Synthetic traffic patterns: where each source sends (BookSim's set).
 // Defined on the LogicalGrid: bit patterns act on the row-major logical index, geometric ones on
 // (row, col).
 //   uniform          any node, the source included

@@ -290,7 +290,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     const int rb = sys.router_block(node);
     double best = 0;
     if (rb >= 0) {
-      for (int p = 0; p < 4; ++p) {
+      for (int p = 0; p < sysc::kMeshPorts; ++p) {
         const int l = net.link_out({rb, p});
         if (l >= 0) best = std::max(best, res.links[l].utilization);
       }

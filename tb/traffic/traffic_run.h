@@ -1,4 +1,4 @@
-// One measured point of synthetic traffic on a system (DESIGN.md section 6), BookSim style:
+// One measured point of synthetic traffic on a system (docs/metrics-and-bounds.md), BookSim style:
 //   warm-up   traffic runs, nothing is measured;
 //   measure   packets created in this window are tracked; flits arriving in it count as accepted;
 //   drain     traffic keeps running until every measured packet has arrived (or drain_limit

@@ -1,6 +1,6 @@
 // One packet between every ordered pair of nodes, one at a time: it arrives at the right node,
 // intact; the links it crossed (measured by the links' flit counters) are the minimal route of
-// DESIGN.md section 2 as the routing model traces it; and its zero-load latency equals the pipeline
+// docs/topology.md as the routing model traces it; and its zero-load latency equals the pipeline
 // model exactly: 2 cycles per router or switch + the latency of every link on the path, plus
 // serialization for the tail.
 #include <gtest/gtest.h>

@@ -37,7 +37,7 @@ using sysc::TxCompletion;
 inline constexpr int kFlitBits = 256;
 inline constexpr int kB = kFlitBits / 8;   // bytes per flit / DMA word
 
-// What the math says a put costs (NIC segmentation rules, DESIGN.md section 4).
+// What the math says a put costs (NIC segmentation rules, docs/nic-and-host-memory.md).
 struct PutCost {
   int packets = 0;
   int flits = 0;         // heads + body flits

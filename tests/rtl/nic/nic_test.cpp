@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nic_bench.h"
+#include "sysc/fabric/coord_word.h"
 
 namespace hxemu::nictest {
 namespace {
@@ -106,9 +107,10 @@ TEST_P(NicLengths, BackToBackEveryAlignmentBothDirections) {
       const std::uint32_t pb = std::min<std::uint32_t>(15 * kB, len - off);
       EXPECT_EQ(field(f, sysc::hdr::kDst), 1u);
       EXPECT_EQ(field(f, sysc::hdr::kSrc), 0u);
-      EXPECT_EQ(field(f, sysc::hdr::kDstGridRow) | field(f, sysc::hdr::kDstGridCol) << 8 |
-                    field(f, sysc::hdr::kDstLocalRow) << 16 |
-                    field(f, sysc::hdr::kDstLocalCol) << 24,
+      EXPECT_EQ(sysc::pack_coord({static_cast<int>(field(f, sysc::hdr::kDstGridRow)),
+                                  static_cast<int>(field(f, sysc::hdr::kDstGridCol)),
+                                  static_cast<int>(field(f, sysc::hdr::kDstLocalRow)),
+                                  static_cast<int>(field(f, sysc::hdr::kDstLocalCol))}),
                 kRoute);
       EXPECT_EQ(field(f, sysc::hdr::kTag), ab.tag);
       EXPECT_EQ(field(f, sysc::hdr::kSeq), seq);

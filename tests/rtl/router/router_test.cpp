@@ -7,12 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "sysc/fabric/router_ports.h"
 #include "tb/router_bench.h"
 
 namespace hxemu::tb {
 namespace {
 
-constexpr int N = 0, E = 1, S = 2, W = 3, L = 4;
+// Port names as the tests read them (sysc/fabric/router_ports.h).
+constexpr int N = sysc::kPortN, E = sysc::kPortE, S = sysc::kPortS, W = sysc::kPortW,
+              L = sysc::kPortLocal;
 
 void expect_clean(const RouterBench& b) {
   for (const auto& e : b.errors()) ADD_FAILURE() << e;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "sysc/fabric/coord_word.h"
 #include "tree_bench.h"
 
 namespace hxemu::test {
@@ -85,11 +86,10 @@ TEST(Switch, RowAndColumnTreePortMapping) {
     for (int board = 0; board < 4; ++board) {
       for (int local = 0; local < side; ++local) {
         const int expect_port = 2 * board + (local > side - 1 - local ? 1 : 0);
-        // head bits [63:32] = {dlc, dlr, dgc, dgr}
-        const std::uint32_t route =
-            kind == TreeKind::kRow
-                ? (static_cast<std::uint32_t>(local) << 24) | (static_cast<std::uint32_t>(board) << 8)
-                : (static_cast<std::uint32_t>(local) << 16) | static_cast<std::uint32_t>(board);
+        // head bits [63:32]: the destination's coordinate word
+        const std::uint32_t route = kind == TreeKind::kRow
+                                        ? sysc::pack_coord({0, board, 0, local})
+                                        : sysc::pack_coord({board, 0, local, 0});
         const auto id = b.send(0, expect_port, 2, route);
         ASSERT_TRUE(b.drain(500));
         EXPECT_EQ(b.sb->record(id).delivery.dst, expect_port)

@@ -1,4 +1,4 @@
-// Bandwidth against the bounds (DESIGN.md section 6).
+// Bandwidth against the bounds (docs/metrics-and-bounds.md).
 #include <gtest/gtest.h>
 
 #include <map>

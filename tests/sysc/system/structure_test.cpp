@@ -1,5 +1,5 @@
 // Node, router, switch and link counts of every shipped configuration against the formulas of
-// DESIGN.md section 1.
+// docs/topology.md.
 #include <gtest/gtest.h>
 
 #include "sysc/system/route_model.h"

@@ -1,4 +1,4 @@
-// Latency-throughput sweeps (run_sweep) against the bounds of DESIGN.md section 6: the bisection
+// Latency-throughput sweeps (run_sweep) against the bounds of docs/metrics-and-bounds.md: the bisection
 // bound of a mesh under uniform random traffic, the channel-load bounds of transpose and
 // bit-complement computed from the routing model, the saturation logic of the sweep itself.
 #include <gtest/gtest.h>
@@ -53,7 +53,7 @@ double mesh_uniform_saturation(int vcs_per_class) {
   return res.saturation_throughput;
 }
 
-// DESIGN.md section 7: 8x8 mesh, uniform random, XY, 2 VCs x 8 flits, 4-flit packets: at least 70%
+// docs/targets.md: 8x8 mesh, uniform random, XY, 2 VCs x 8 flits, 4-flit packets: at least 70%
 // of the bisection bound 4/k = 0.5 flits/node/cycle.
 TEST(TrafficSaturation, Mesh8x8UniformReaches70PercentOfBisectionBound) {
   const auto cfg = shipped("mesh-8x8");

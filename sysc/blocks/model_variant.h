@@ -1,0 +1,20 @@
+// ModelVariant: one verilated build of an RTL block. Verilator fixes structural parameters (ports,
+// VCs, flit width, buffer slots) when it verilates, so a build provides a list of variants per
+// block kind (cmake/HxVariants*.cmake) and a configuration picks among them at run time
+// (sysc/blocks/model_registry.cpp.in; a configuration needing another variant is an error that
+// lists the built ones).
+#pragma once
+
+#include <string>
+
+namespace hxemu::sysc {
+
+struct ModelVariant {
+  std::string kind;   // "board_router", "switch", "nic"
+  int ports;
+  int vcs;
+  int flit_bits;
+  int buffer_slots;
+};
+
+}  // namespace hxemu::sysc
