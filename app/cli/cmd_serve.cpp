@@ -74,6 +74,10 @@ int run(const Opts& o) {
   if (!o.memory.empty()) {
     const auto n = sysc::parse_bytes(o.memory);
     if (!n) throw UsageError("--memory '" + o.memory + "' is not a size in bytes (digits, optionally K, M or G)");
+    if (*n == 0) {   // the library reads 0 as "the default"; on the command line that is leaving it out
+      throw UsageError("--memory 0: host memory per node is a multiple of 4K from 4K to " +
+                       format_bytes(sw::remote::max_memory_per_node(cfg.nodes())) + " on this machine");
+    }
     so.memory_bytes = *n;
   }
   so.rails = o.rails;

@@ -130,7 +130,7 @@ class Server::Session : public std::enable_shared_from_this<Session> {
       close();
       return;
     }
-    kick();
+    if (!lines_.empty()) kick();
     read();
   }
 
