@@ -123,7 +123,8 @@ class Server::Session : public std::enable_shared_from_this<Session> {
     }
     if (ec == asio::error::eof) {   // the client is done sending: answer what it sent, then close
       eof_ = true;                    // (a last line without its newline is not a request)
-      kick();
+      close_when_done();              // at once if nothing is owed: its slot is free for the next
+      if (!closed_) kick();
       return;
     }
     if (ec) {   // a broken connection: the client is gone
