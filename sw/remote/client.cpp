@@ -143,10 +143,10 @@ json Client::call(const json& req) {
   return r;
 }
 
-json Client::request_json(const char* name) { return json{{"req", name}}; }
+json Client::request_json(RequestKind kind) { return json{{"req", request_name(kind)}}; }
 
 SystemInfo Client::hello(const std::string& name) {
-  json req = request_json("hello");
+  json req = request_json(RequestKind::kHello);
   req["version"] = kProtocolVersion;
   if (!name.empty()) req["client"] = name;
   const json r = call(req);
@@ -171,14 +171,14 @@ SystemInfo Client::hello(const std::string& name) {
 }
 
 void Client::attach(int node) {
-  json req = request_json("attach");
+  json req = request_json(RequestKind::kAttach);
   req["node"] = node;
   call(req);
   node_ = node;
 }
 
 void Client::detach() {
-  call(request_json("detach"));
+  call(request_json(RequestKind::kDetach));
   node_ = -1;
 }
 
@@ -191,7 +191,7 @@ void Client::write(std::uint32_t addr, const void* data, std::size_t n) {
   std::size_t off = 0;
   do {
     const std::size_t k = std::min(chunk, n - off);
-    json req = request_json("write");
+    json req = request_json(RequestKind::kWrite);
     req["addr"] = static_cast<std::uint64_t>(addr) + off;
     req["data"] = base64_encode(p + off, k);
     reqs.push_back(std::move(req));
@@ -208,7 +208,7 @@ std::vector<std::uint8_t> Client::read(std::uint32_t addr, std::size_t n) {
   std::size_t off = 0;
   do {
     const std::size_t k = std::min(chunk, n - off);
-    json req = request_json("read");
+    json req = request_json(RequestKind::kRead);
     req["addr"] = static_cast<std::uint64_t>(addr) + off;
     req["len"] = k;
     reqs.push_back(std::move(req));
@@ -227,7 +227,7 @@ std::vector<std::uint8_t> Client::read(std::uint32_t addr, std::size_t n) {
 
 std::uint64_t Client::put(int rail, int peer, std::uint32_t src, std::uint32_t dst, std::uint32_t len,
                           std::uint16_t tag) {
-  json req = request_json("put");
+  json req = request_json(RequestKind::kPut);
   req["rail"] = rail;
   req["peer"] = peer;
   req["src"] = src;
@@ -238,7 +238,7 @@ std::uint64_t Client::put(int rail, int peer, std::uint32_t src, std::uint32_t d
 }
 
 std::uint64_t Client::reduce(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len, DataType type) {
-  json req = request_json("reduce");
+  json req = request_json(RequestKind::kReduce);
   req["rail"] = rail;
   req["dst"] = dst;
   req["src"] = src;
@@ -248,7 +248,7 @@ std::uint64_t Client::reduce(int rail, std::uint32_t dst, std::uint32_t src, std
 }
 
 std::uint64_t Client::copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len) {
-  json req = request_json("copy");
+  json req = request_json(RequestKind::kCopy);
   req["rail"] = rail;
   req["dst"] = dst;
   req["src"] = src;
@@ -263,19 +263,31 @@ WaitResult Client::wait_result(const json& r) {
   return w;
 }
 
-WaitResult Client::wait_any() { return wait_result(call({{"req", "wait"}, {"for", "any"}})); }
-WaitResult Client::wait_op(std::uint64_t op) { return wait_result(call({{"req", "wait"}, {"for", "op"}, {"op", op}})); }
+namespace {
+json wait_json(const char* what) { return {{"req", request_name(RequestKind::kWait)}, {"for", what}}; }
+}  // namespace
+
+WaitResult Client::wait_any() { return wait_result(call(wait_json("any"))); }
+WaitResult Client::wait_op(std::uint64_t op) {
+  json req = wait_json("op");
+  req["op"] = op;
+  return wait_result(call(req));
+}
 WaitResult Client::wait_cycles(std::uint64_t cycles) {
-  return wait_result(call({{"req", "wait"}, {"for", "cycles"}, {"cycles", cycles}}));
+  json req = wait_json("cycles");
+  req["cycles"] = cycles;
+  return wait_result(call(req));
 }
-WaitResult Client::wait_idle() { return wait_result(call({{"req", "wait"}, {"for", "idle"}})); }
+WaitResult Client::wait_idle() { return wait_result(call(wait_json("idle"))); }
 WaitResult Client::barrier(int count) {
-  return wait_result(call({{"req", "wait"}, {"for", "barrier"}, {"count", count}}));
+  json req = wait_json("barrier");
+  req["count"] = count;
+  return wait_result(call(req));
 }
-WaitResult Client::poll() { return wait_result(call(request_json("poll"))); }
+WaitResult Client::poll() { return wait_result(call(request_json(RequestKind::kPoll))); }
 
 json Client::stats(int node) {
-  json req = request_json("stats");
+  json req = request_json(RequestKind::kStats);
   if (node >= 0) req["node"] = node;
   return call(req);
 }

@@ -89,7 +89,7 @@ class Client {
   void close();
 
   static WaitResult wait_result(const json& reply);
-  static json request_json(const char* name);
+  static json request_json(RequestKind kind);
 
  private:
   void run_until(const bool& done, const char* what);

@@ -46,21 +46,6 @@ std::string get_string(const json& req, const char* key) {
 
 }  // namespace
 
-void ServerOptions::validate() const {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("remote server: " + what); };
-  if (max_clients < 0) bad("max_clients must be >= 0 (0: nodes + 16)");
-  if (max_frame < 256) bad("max_frame must be at least 256 bytes");
-  if (max_read < 1) bad("max_read must be at least 1 byte");
-  if (max_events < 1) bad("max_events must be at least 1");
-  if (max_pipeline < 1) bad("max_pipeline must be at least 1");
-  if (memory_bytes < 4096 || memory_bytes % 4096 != 0 || memory_bytes > (std::uint64_t{1} << 32)) {
-    bad("memory_bytes must be a multiple of 4096 between 4096 and 4 GiB, got " + std::to_string(memory_bytes));
-  }
-  if (rails < 1 || rails > 4) bad("rails must be 1..4, got " + std::to_string(rails));
-  if (memory_latency < 1 || memory_latency > 1000) bad("memory_latency must be 1..1000");
-  if (reduce_cycles_per_byte < 0 || reduce_cycles_per_byte > 1000) bad("reduce_cycles_per_byte must be 0..1000");
-}
-
 struct RemoteMachine::Node {
   std::unique_ptr<HostEngine> engine;
   ClientId client = 0;                         // 0: none attached
@@ -132,10 +117,9 @@ class RemoteMachine::Collector final : public HostEvents {
 };
 
 RemoteMachine::RemoteMachine(const sysc::SystemConfig& cfg, const ServerOptions& opt, Deliver deliver)
-    : cfg_(cfg), opt_(opt), deliver_(std::move(deliver)) {
-  opt_.validate();
+    : cfg_(cfg), opt_(opt.resolved(cfg.nodes())), deliver_(std::move(deliver)) {
+  opt.validate(cfg.nodes());   // before the host memories below are allocated
   if (opt_.reduce_cycles_per_byte <= 0) opt_.reduce_cycles_per_byte = 8.0 / cfg.flit_bits;
-  if (opt_.max_clients == 0) opt_.max_clients = cfg.nodes() + 16;
   nics_ = std::make_unique<sysc::NicFactory>(opt_.rails, static_cast<std::size_t>(opt_.memory_bytes),
                                              opt_.memory_latency);
   sys_ = std::make_unique<sysc::System>(cfg, *nics_);
@@ -175,6 +159,34 @@ void RemoteMachine::disconnect(ClientId id) {
   clients_.erase(it);
 }
 
+bool RemoteMachine::greeted(ClientId id) const {
+  auto it = clients_.find(id);
+  return it != clients_.end() && it->second.hello;
+}
+
+std::vector<RemoteMachine::ClientId> RemoteMachine::clock_holders() const {
+  std::vector<ClientId> holders;
+  if (!failed_.empty()) return holders;
+  bool someone_waits = false;
+  for (const auto& [id, c] : clients_) {
+    if (c.node < 0) continue;
+    if (c.waiting) {
+      someone_waits = true;
+    } else {
+      holders.push_back(id);
+    }
+  }
+  if (!someone_waits) holders.clear();
+  return holders;
+}
+
+void RemoteMachine::force_detach(ClientId id, const std::string& why) {
+  auto it = clients_.find(id);
+  if (it == clients_.end() || it->second.node < 0 || it->second.waiting) return;
+  detach(id, it->second);
+  it->second.detached_why = why;
+}
+
 void RemoteMachine::detach(ClientId id, Client& c) {
   Node& n = *nodes_[c.node];
   n.client = 0;
@@ -211,25 +223,19 @@ std::optional<json> RemoteMachine::handle(ClientId id, const json& req) {
   }
   json reply;
   try {
-    if (!req.is_object()) {
+    if (!c.detached_why.empty()) {
+      reply = error(ErrorCode::kDetached, c.detached_why);
+      c.detached_why.clear();
+    } else if (!req.is_object()) {
       reply = error(ErrorCode::kBadFrame, "a request is one JSON object per line");
     } else {
       auto rit = req.find("req");
       if (rit == req.end() || !rit->is_string()) {
         reply = error(ErrorCode::kBadFrame, "a request needs a string field \"req\" naming it");
       } else {
-        const std::string name = rit->get<std::string>();
-        if (name == "wait") {
-          if (!c.hello) {
-            reply = error(ErrorCode::kHandshake, "send hello first");
-          } else {
-            auto r = wait(id, c, req, echo);
-            if (!r) return std::nullopt;
-            reply = std::move(*r);
-          }
-        } else {
-          reply = handle_request(id, c, req, name);
-        }
+        auto r = dispatch(id, c, req, rit->get<std::string>(), echo);
+        if (!r) return std::nullopt;   // a wait, parked
+        reply = std::move(*r);
       }
     }
   } catch (const ArgError& e) {
@@ -241,25 +247,34 @@ std::optional<json> RemoteMachine::handle(ClientId id, const json& req) {
   return reply;
 }
 
-json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, const std::string& name) {
-  if (name == "hello") return hello(c, req);
-  static const char* const kKnown[] = {"attach", "detach", "write", "read", "put", "reduce", "copy", "poll", "stats"};
-  if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; }) == std::end(kKnown)) {
-    std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
-    return error(ErrorCode::kUnknownRequest,
-                 "unknown request \"" + shown +
-                     "\" (requests: hello, attach, detach, write, read, put, reduce, copy, wait, poll, stats)");
+std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& req, const std::string& name,
+                                            const json& echo) {
+  const RequestSpec* spec = find_request(name);
+  if (!spec) {
+    const std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
+    return error(ErrorCode::kUnknownRequest, "unknown request \"" + shown + "\" (requests: " + request_names() + ")");
   }
-  if (!c.hello) return error(ErrorCode::kHandshake, "send hello first");
-  if (name == "stats") return stats(req);
-  if (name == "attach") return attach(id, c, req);
-  if (c.node < 0) return error(ErrorCode::kNotAttached, "\"" + name + "\" needs an attached node: attach first");
-  if (name == "detach") {
-    detach(id, c);
-    return ok();
+  if (spec->needs >= Needs::kHello && !c.hello) return error(ErrorCode::kHandshake, "send hello first");
+  if (spec->needs >= Needs::kNode && c.node < 0) {
+    return error(ErrorCode::kNotAttached, "\"" + name + "\" needs an attached node: attach first");
   }
-  if (name == "poll") return drain(c);
-  if (!failed_.empty()) return error(ErrorCode::kEmulationFailed, failed_);
+  if (spec->needs >= Needs::kLiveNode && !failed_.empty()) return error(ErrorCode::kEmulationFailed, failed_);
+
+  switch (spec->kind) {
+    case RequestKind::kHello: return hello(c, req);
+    case RequestKind::kStats: return stats(req);
+    case RequestKind::kAttach: return attach(id, c, req);
+    case RequestKind::kDetach:
+      detach(id, c);
+      return ok();
+    case RequestKind::kPoll: return drain(c);
+    case RequestKind::kWait: return wait(id, c, req, echo);
+    case RequestKind::kWrite:
+    case RequestKind::kRead:
+    case RequestKind::kPut:
+    case RequestKind::kReduce:
+    case RequestKind::kCopy: break;
+  }
 
   Node& n = *nodes_[c.node];
   sysc::HostMemory& mem = n.engine->memory();
@@ -287,7 +302,7 @@ json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, cons
     return op;
   };
 
-  if (name == "write") {
+  if (spec->kind == RequestKind::kWrite) {
     const std::uint64_t addr = get_uint(req, "addr", 0xFFFFFFFFu);
     const std::string data = get_string(req, "data");
     std::vector<std::uint8_t> bytes;
@@ -298,7 +313,7 @@ json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, cons
     r["bytes"] = bytes.size();
     return r;
   }
-  if (name == "read") {
+  if (spec->kind == RequestKind::kRead) {
     const std::uint64_t addr = get_uint(req, "addr", 0xFFFFFFFFu);
     const std::uint64_t len = get_uint(req, "len", std::numeric_limits<std::uint64_t>::max());
     if (len > opt_.max_read) {
@@ -312,7 +327,7 @@ json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, cons
     r["data"] = base64_encode(bytes.data(), bytes.size());
     return r;
   }
-  if (name == "put") {
+  if (spec->kind == RequestKind::kPut) {
     const int rail = get_rail();
     const std::uint64_t peer = get_uint(req, "peer", std::numeric_limits<std::uint32_t>::max());
     if (peer >= static_cast<std::uint64_t>(sys_->nodes())) {
@@ -334,7 +349,7 @@ json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, cons
     r["op"] = op;
     return r;
   }
-  if (name == "reduce" || name == "copy") {
+  if (spec->kind == RequestKind::kReduce || spec->kind == RequestKind::kCopy) {
     const int rail = get_rail();
     const std::uint64_t dst = get_uint(req, "dst", 0xFFFFFFFFu);
     const std::uint64_t src = get_uint(req, "src", 0xFFFFFFFFu);
@@ -342,7 +357,7 @@ json RemoteMachine::handle_request(ClientId id, Client& c, const json& req, cons
     check_range((name + " source").c_str(), src, len);
     check_range((name + " destination").c_str(), dst, len);
     EngineJob job;
-    job.kind = name == "reduce" ? OpKind::kReduce : OpKind::kCopy;
+    job.kind = spec->kind == RequestKind::kReduce ? OpKind::kReduce : OpKind::kCopy;
     if (job.kind == OpKind::kReduce) {
       if (len % 4 != 0) throw ArgError("reduce length " + std::to_string(len) + " is not a multiple of 4 bytes");
       const std::string type = req.contains("dtype") ? get_string(req, "dtype") : "int32";
@@ -396,7 +411,11 @@ json RemoteMachine::hello(Client& c, const json& req) {
                  {"max_read", opt_.max_read},
                  {"max_clients", opt_.max_clients},
                  {"max_events", opt_.max_events},
-                 {"max_ops_in_flight", kMaxOpsInFlight}};
+                 {"max_ops_in_flight", kMaxOpsInFlight},
+                 {"max_backlog", opt_.max_backlog},
+                 {"handshake_timeout_ms", opt_.handshake_timeout.count()},
+                 {"idle_timeout_ms", opt_.idle_timeout.count()},
+                 {"hold_timeout_ms", opt_.hold_timeout.count()}};
   return r;
 }
 
@@ -443,8 +462,6 @@ json RemoteMachine::drain(Client& c) {
 }
 
 std::optional<json> RemoteMachine::wait(ClientId id, Client& c, const json& req, const json& echo) {
-  if (c.node < 0) return error(ErrorCode::kNotAttached, "\"wait\" needs an attached node: attach first");
-  if (!failed_.empty()) return error(ErrorCode::kEmulationFailed, failed_);
   const std::string what = get_string(req, "for");
   Wait w;
   w.id = echo;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sw/remote/protocol.h"
+#include "sw/remote/server_options.h"
 #include "sw/runtime/host_engine.h"
 #include "sysc/host/nic_node.h"
 #include "sysc/system/system.h"
@@ -31,21 +32,6 @@
 
 namespace hxemu::sw::remote {
 
-struct ServerOptions {
-  std::string bind = "127.0.0.1";
-  std::uint16_t port = 0;                   // 0: any free port
-  int max_clients = 0;                      // open connections; 0: nodes + 16
-  std::size_t max_frame = 4u << 20;         // bytes of one request line, newline included
-  std::size_t max_read = 1u << 20;          // bytes one read request may return
-  std::size_t max_events = 1u << 20;        // events queued per client (older ones are dropped)
-  std::size_t max_pipeline = 256;           // requests read ahead per connection
-  std::uint64_t memory_bytes = 4u << 20;    // host memory per node
-  int rails = 4;                            // NICs per node
-  int memory_latency = 8;                   // host-memory read latency, cycles
-  double reduce_cycles_per_byte = 0;        // 0: the memory port, 8 / flit_bits
-  // Throws std::invalid_argument naming a bad field.
-  void validate() const;
-};
 
 class RemoteMachine {
  public:
@@ -66,6 +52,14 @@ class RemoteMachine {
   ClientId connect();
   // The connection is gone: detach (node freed, events dropped, waits cancelled).
   void disconnect(ClientId c);
+  // Whether the client has completed its hello.
+  bool greeted(ClientId c) const;
+  // The attached clients that hold simulated time still for others: those not waiting while some
+  // attached client waits (empty once the emulation failed: time stands still anyway).
+  std::vector<ClientId> clock_holders() const;
+  // Detaches the client as detach does (it must not be waiting); its next request is not run but
+  // answered with a `detached` error carrying `why`.
+  void force_detach(ClientId c, const std::string& why);
 
   // One request. Returns the reply, or nothing when the client now waits (the reply comes through
   // `deliver`, from advance() or from another client's request).
@@ -93,6 +87,7 @@ class RemoteMachine {
     std::uint64_t dropped = 0;
     bool waiting = false;
     Wait wait;
+    std::string detached_why;   // force_detach's reason, the reply to the next request
   };
   struct PostedPut {
     std::uint64_t generation;
@@ -106,7 +101,7 @@ class RemoteMachine {
 
   json error(ErrorCode code, const std::string& message) const;
   json ok() const;
-  json handle_request(ClientId id, Client& c, const json& req, const std::string& name);
+  std::optional<json> dispatch(ClientId id, Client& c, const json& req, const std::string& name, const json& echo);
   json hello(Client& c, const json& req);
   json attach(ClientId id, Client& c, const json& req);
   json system_json() const;

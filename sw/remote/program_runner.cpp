@@ -11,13 +11,26 @@ namespace {
 json op_request(const Op& op, DataType type) {
   switch (op.kind) {
     case OpKind::kPut:
-      return {{"req", "put"}, {"rail", op.rail}, {"peer", op.peer}, {"src", op.src},
-              {"dst", op.dst},  {"len", op.len},   {"tag", op.tag}};
+      return {{"req", request_name(RequestKind::kPut)},
+              {"rail", op.rail},
+              {"peer", op.peer},
+              {"src", op.src},
+              {"dst", op.dst},
+              {"len", op.len},
+              {"tag", op.tag}};
     case OpKind::kReduce:
-      return {{"req", "reduce"}, {"rail", op.rail}, {"dst", op.dst}, {"src", op.src}, {"len", op.len},
+      return {{"req", request_name(RequestKind::kReduce)},
+              {"rail", op.rail},
+              {"dst", op.dst},
+              {"src", op.src},
+              {"len", op.len},
               {"dtype", type == DataType::kInt32 ? "int32" : "float32"}};
     default:
-      return {{"req", "copy"}, {"rail", op.rail}, {"dst", op.dst}, {"src", op.src}, {"len", op.len}};
+      return {{"req", request_name(RequestKind::kCopy)},
+              {"rail", op.rail},
+              {"dst", op.dst},
+              {"src", op.src},
+              {"len", op.len}};
   }
 }
 
@@ -78,7 +91,7 @@ RemoteRunResult run_program(Client& c, Program p, DataType type, const std::vect
         }
         break;
       }
-      batch.push_back({{"req", "wait"}, {"for", "any"}});
+      batch.push_back({{"req", request_name(RequestKind::kWait)}, {"for", "any"}});
       const auto replies = c.call_batch(batch);
       res.requests += issued.size();
       ++res.rounds;

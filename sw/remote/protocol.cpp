@@ -17,9 +17,34 @@ const char* error_name(ErrorCode c) {
     case ErrorCode::kNever: return "never";
     case ErrorCode::kBarrierBroken: return "barrier_broken";
     case ErrorCode::kEmulationFailed: return "emulation_failed";
+    case ErrorCode::kTimeout: return "timeout";
+    case ErrorCode::kDetached: return "detached";
     case ErrorCode::kInternal: return "internal";
   }
   return "internal";
+}
+
+const RequestSpec* find_request(std::string_view name) {
+  for (const RequestSpec& r : kRequests) {
+    if (name == r.name) return &r;
+  }
+  return nullptr;
+}
+
+const char* request_name(RequestKind k) {
+  for (const RequestSpec& r : kRequests) {
+    if (r.kind == k) return r.name;
+  }
+  return "?";
+}
+
+std::string request_names() {
+  std::string s;
+  for (const RequestSpec& r : kRequests) {
+    if (!s.empty()) s += ", ";
+    s += r.name;
+  }
+  return s;
 }
 
 const char* event_name(EventKind k) {

@@ -32,9 +32,45 @@ enum class ErrorCode {
   kNever,             // a wait that cannot complete: the machine is idle and nobody else waits for time
   kBarrierBroken,     // a client detached while others waited at a barrier
   kEmulationFailed,   // the emulation threw; the server only answers hello and stats now
+  kTimeout,           // the connection was closed: no hello, or no request, within the server's timeout
+  kDetached,          // the client held the clock too long without waiting: its node was detached
   kInternal,          // a bug in the server
 };
 const char* error_name(ErrorCode c);
+
+// The requests a client may send. This one table is what the server dispatches on and what its
+// unknown_request error lists, so the two cannot disagree.
+enum class RequestKind { kHello, kAttach, kDetach, kWrite, kRead, kPut, kReduce, kCopy, kWait, kPoll, kStats };
+
+// What a request needs before it runs; each level includes the ones before it, and they are
+// checked in this order (handshake_required, not_attached, emulation_failed).
+enum class Needs {
+  kNothing,    // hello
+  kHello,      // a completed hello
+  kNode,       // an attached node
+  kLiveNode,   // an attached node and an emulation that has not failed
+};
+
+struct RequestSpec {
+  RequestKind kind;
+  const char* name;
+  Needs needs;
+};
+
+// Every request, in the order the protocol document lists them.
+inline constexpr RequestSpec kRequests[] = {
+    {RequestKind::kHello, "hello", Needs::kNothing},     {RequestKind::kAttach, "attach", Needs::kHello},
+    {RequestKind::kDetach, "detach", Needs::kNode},      {RequestKind::kWrite, "write", Needs::kLiveNode},
+    {RequestKind::kRead, "read", Needs::kLiveNode},      {RequestKind::kPut, "put", Needs::kLiveNode},
+    {RequestKind::kReduce, "reduce", Needs::kLiveNode},  {RequestKind::kCopy, "copy", Needs::kLiveNode},
+    {RequestKind::kWait, "wait", Needs::kLiveNode},      {RequestKind::kPoll, "poll", Needs::kNode},
+    {RequestKind::kStats, "stats", Needs::kHello},
+};
+// The entry named `name`, or nullptr.
+const RequestSpec* find_request(std::string_view name);
+const char* request_name(RequestKind k);
+// "hello, attach, ..., stats": the names of kRequests, for error messages.
+std::string request_names();
 
 // A server error reply, thrown by the client library.
 class RemoteError : public std::runtime_error {

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <thread>
+
+#include <boost/asio.hpp>
 
 #include "sw/remote/client.h"
 #include "sw/remote/server.h"
@@ -27,6 +30,8 @@ class ServerThread {
     thread_.join();
   }
   std::uint16_t port() const { return server_.port(); }
+  // Thread-safe counters of the server (Server::peak_backlog, Server::timeouts).
+  const sw::remote::Server& server() const { return server_; }
 
  private:
   sw::remote::Server server_;
@@ -64,5 +69,62 @@ inline std::string good_client(std::uint16_t port, int node = 14, int peer = 15)
     return e.what();
   }
 }
+
+// A bare TCP connection to the server that speaks no protocol of its own: for clients that
+// misbehave on purpose (silent, trickling bytes). Non-blocking underneath; every wait has a deadline.
+class RawConnection {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit RawConnection(std::uint16_t port) : socket_(io_) {
+    socket_.connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    socket_.non_blocking(true);
+  }
+
+  // Sends `bytes`; false if the connection broke or they did not go out within a second.
+  bool send(const std::string& bytes) {
+    std::size_t off = 0;
+    const auto deadline = Clock::now() + std::chrono::seconds(1);
+    while (off < bytes.size() && Clock::now() < deadline) {
+      boost::system::error_code ec;
+      off += socket_.write_some(boost::asio::buffer(bytes.data() + off, bytes.size() - off), ec);
+      if (ec == boost::asio::error::would_block) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      } else if (ec) {
+        return false;
+      }
+    }
+    return off == bytes.size();
+  }
+
+  // Takes what the server has sent so far into received(); true once the server has closed the
+  // connection (end of stream or reset).
+  bool poll_closed() {
+    char buf[4096];
+    for (;;) {
+      boost::system::error_code ec;
+      const std::size_t n = socket_.read_some(boost::asio::buffer(buf), ec);
+      received_.append(buf, n);
+      if (ec == boost::asio::error::would_block) return false;
+      if (ec) return true;
+    }
+  }
+
+  // Polls until the server closes the connection or `deadline` passes; returns whether it closed.
+  bool wait_closed(Clock::time_point deadline) {
+    while (!poll_closed()) {
+      if (Clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+  }
+
+  const std::string& received() const { return received_; }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::socket socket_;
+  std::string received_;
+};
 
 }  // namespace hxemu::test
