@@ -25,11 +25,11 @@ std::string mib(std::uint64_t b) {
   return buf;
 }
 
-// Measured (RSS of hx2mesh-64 and hx4mesh-1024 sessions at 4 KiB, parallel harness): blocks, links
-// and harness per node, with margin.
-constexpr std::uint64_t kSystemBytesPerNode = 2ull << 20;
-constexpr std::uint64_t kBytesPerOp = 128;          // Op, dependencies, host state, vector slack
-constexpr std::uint64_t kBytesPerRoute = 256;       // map entry and its path's links
+// Blocks, links and harness per node, with margin (measured, largest resident size of 4 KiB ring
+// allreduces: ~1 MiB per node on hx2mesh-16, ~0.6 MiB on hx2mesh-64, ~0.7 MiB on hx4mesh-1024).
+constexpr std::uint64_t kSystemBytesPerNode = 1ull << 20;
+constexpr std::uint64_t kBytesPerOp = 96;           // Op, dependencies, host state, vector slack
+constexpr std::uint64_t kBytesPerRoute = 128;       // map entry and its path's links
 
 }  // namespace
 
@@ -54,7 +54,7 @@ SessionMemory estimate_session_memory(const sysc::SystemConfig& cfg, const Sessi
   const std::uint64_t chunk =
       chunk_bytes ? chunk_bytes : std::clamp<std::uint64_t>(bytes / (4 * nodes) / 8, 1024, 65536);
   const std::uint64_t ops_per_node = static_cast<std::uint64_t>(std::max(collectives, 1)) *
-                                     (6 * ((2 * bytes + chunk - 1) / chunk) + 24 * nodes);
+                                     (6 * ((bytes + chunk - 1) / chunk) + 24 * nodes);
   m.schedule = nodes * ops_per_node * kBytesPerOp;
   m.routes = nodes * nodes * static_cast<std::uint64_t>(std::max(s.rails, 1)) * kBytesPerRoute;
   m.system = nodes * kSystemBytesPerNode;

@@ -64,8 +64,9 @@ struct CollectiveResult {
 //   host      every node's host memory: data and two scratch buffers of the largest size
 //             (BufferLayout::for_bytes), shared by the node's rails
 //   schedule  the programs of one run and the hosts' bookkeeping of them: about 6 operations per
-//             pipelining chunk a node sends (put, receive, reduction at both ends of ~2x its
-//             buffer) plus 24 per communicator member (four rings' steps), ~128 bytes each
+//             pipelining chunk of a node's buffer (an allreduce sends ~2x the buffer; each chunk is
+//             a put, a receive and often a reduction) plus 24 per communicator member (four rings'
+//             steps when chunks are few), ~96 bytes each (measured: ~5 and ~72 on hx2mesh-16)
 //   routes    the bound's per-(node, peer, rail) route table (up to every pair, for alltoall)
 //   system    the verilated blocks, links and harness: a fixed amount per node
 // `collectives` is how many collectives one schedule holds (a training job's steps x 2).
