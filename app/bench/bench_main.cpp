@@ -31,6 +31,7 @@
 
 #include "sysc/system/system_config.h"
 #include "app/bench/bench_measure.h"
+#include "app/cli/option_checks.h"
 #include "tb/report_io.h"
 
 #ifndef HXEMU_SOURCE_DIR
@@ -398,11 +399,8 @@ int run_parent(const Options& o, const std::string& command_line) {
     if (o.harness != "plain") c.harnesses.push_back({"systemc", {}});
     all.push_back(std::move(c));
   }
-  if (!o.json.empty()) {
-    const auto slash = o.json.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : o.json.substr(0, slash + 1);
-    if (::access(dir.c_str(), W_OK) != 0) throw UsageError("cannot write to '" + o.json + "'");
-  }
+  hxemu::tb::OutputFiles files;   // checked now, written after the measurements
+  files.add("--json", o.json);
 
   fmt::print("hxemu-bench: {} traffic at {:.2f} flits/node/cycle, {}-flit packets, seed {}; {} "
              "warm-up + {} measured cycles (+ drain);\n  {} run{} per configuration and harness, "
@@ -449,8 +447,8 @@ int run_parent(const Options& o, const std::string& command_line) {
   print_ratios(all, target_met);
   print_results(all);
   if (!o.json.empty()) {
-    hxemu::tb::write_file_atomic(o.json,
-                                 report_json(o, all, command_line, target_met).dump(1) + "\n");
+    files.put(o.json, report_json(o, all, command_line, target_met).dump(1) + "\n");
+    files.commit();
     fmt::print("\nwrote {}\n", o.json);
   }
   if (!ok) {
@@ -480,11 +478,10 @@ int sc_main(int argc, char** argv) {
   app.add_option("--pattern", o.pattern, "traffic pattern (as hxemu traffic)")
       ->capture_default_str();
   app.add_option("--load", o.load, "offered flits per node per cycle")
-      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+      ->capture_default_str()->check(hxemu::cli::finite_range(0.0, 1.0));
   app.add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P")
       ->capture_default_str();
-  app.add_option("--seed", o.seed, "random seed")
-      ->capture_default_str();
+  hxemu::cli::add_seed_option(&app, o.seed, "random seed")->capture_default_str();
   app.add_option("--warmup", o.warmup, "warm-up cycles")
       ->capture_default_str()->check(CLI::Range(0, 100000000));
   app.add_option("--measure", o.measure, "measured cycles (the run then drains)")

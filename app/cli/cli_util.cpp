@@ -1,11 +1,16 @@
-// Small helpers the hxemu subcommands share: list and size parsing, output checks, formatting.
+// Small helpers the hxemu subcommands share: list and size parsing, formatting, the memory and
+// standard-output checks.
 #include "app/cli/commands.h"
 
-#include <unistd.h>
+#include <fmt/core.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 
+#include "sysc/util/memory_limit.h"
 #include "sysc/util/parse_number.h"
 
 namespace hxemu::cli {
@@ -59,20 +64,35 @@ std::vector<std::uint64_t> parse_sizes(const std::string& spec) {
   return out;
 }
 
-void check_writable(const std::vector<std::string>& paths) {
-  for (const auto& p : paths) {
-    if (p.empty()) continue;
-    const auto slash = p.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : p.substr(0, slash + 1);
-    if (::access(dir.c_str(), W_OK) != 0) throw UsageError("cannot write to '" + p + "'");
-  }
-}
-
 std::string format_bytes(std::uint64_t b) {
   if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + "G";
   if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + "M";
   if (b >= 1024 && b % 1024 == 0) return std::to_string(b >> 10) + "K";
   return std::to_string(b);
+}
+
+int stdout_checked(int rc) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "hxemu: error: cannot write to standard output ({})\n",
+               errno ? std::strerror(errno) : "write error");
+    return rc == 0 ? 1 : rc;
+  }
+  return rc;
+}
+
+namespace {
+std::string gib(std::uint64_t b) {
+  if (b < (1ull << 30)) return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1ull << 20));
+  return fmt::format("{:.1f} GiB", static_cast<double>(b) / (1ull << 30));
+}
+}  // namespace
+
+void check_memory(const std::string& option, std::uint64_t need, const std::string& detail) {
+  const auto limit = sysc::memory_limit();
+  if (need <= limit.bytes) return;
+  throw UsageError(option + ": the run needs about " + gib(need) + " of memory (" + detail +
+                   "), more than the limit of " + gib(limit.bytes) + " (" + limit.source + ")");
 }
 
 }  // namespace hxemu::cli

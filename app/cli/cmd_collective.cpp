@@ -1,9 +1,7 @@
 // hxemu collective: DNN collectives with real data on the emulated machine, nccl-tests style.
 #include <fmt/core.h>
 
-#include <unistd.h>
-
-#include <cmath>
+#include <algorithm>
 #include <memory>
 
 #include "sw/collectives/session.h"
@@ -24,19 +22,49 @@ struct Opts {
   double reduce_cost = 0;
   std::uint32_t chunk = 0;
   int root = 0, micro_batches = 4;
+  bool root_given = false, micro_batches_given = false;
 };
 
+// The algorithms --algo names, in order, each once ("all": the whole table of the op).
+std::vector<const sw::Algorithm*> chosen_algorithms(sw::CollectiveOp op, const std::string& spec) {
+  std::vector<const sw::Algorithm*> out;
+  if (spec == "all") {
+    for (const auto& a : sw::algorithm_table(op)) out.push_back(&a);
+    return out;
+  }
+  for (const auto& name : split_list(spec)) {
+    const sw::Algorithm* a = &sw::find_algorithm(op, name, "--algo", "; or all");
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  }
+  if (out.empty()) throw UsageError("--algo '" + spec + "': no algorithm named (allowed: " + sw::algorithm_names(op) + "; or all)");
+  return out;
+}
+
+// Why `a` cannot run on one of the communicators ("" when it runs on all of them).
+std::string unsuitable(const sw::Algorithm& a, const std::vector<sw::Communicator>& comms) {
+  for (const auto& c : comms) {
+    const std::string why = a.unsuitable(c);
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+// Everything is checked before the first line is printed: a bad option never leaves half a table.
 int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
-  check_writable({o.json, o.csv, o.plot});
   const auto op = sw::parse_op(o.op);
+  const auto algos = chosen_algorithms(op, o.algo);
   const auto sizes = parse_sizes(o.sizes);
-  std::vector<std::string> algos;
-  if (o.algo == "all") {
-    algos = sw::algorithms(op);
-  } else {
-    for (const auto& a : split_list(o.algo)) algos.push_back(a == "rings" ? "ring" : a);
+  if (o.root_given && op != sw::CollectiveOp::kBroadcast) {
+    throw UsageError("--root is the root rank of a broadcast; --op " + o.op + " has none");
   }
+  if (o.micro_batches_given && op != sw::CollectiveOp::kSendRecv) {
+    throw UsageError("--micro-batches is the pipeline depth of sendrecv; --op " + o.op + " has none");
+  }
+  tb::OutputFiles out;
+  out.add("--json", o.json);
+  out.add("--csv", o.csv);
+  out.add("--plot", o.plot);
   sw::SessionConfig sc;
   sc.group = o.group;
   sc.type = o.type == "float32" ? sw::DataType::kFloat32 : sw::DataType::kInt32;
@@ -44,31 +72,46 @@ int run(const Opts& o) {
   sc.max_bytes = sizes.back();
   sc.seed = o.seed;
   sc.harness = harness_named(o.harness);
+  const auto need = sw::estimate_session_memory(cfg, sc, o.chunk);
+  check_memory("--sizes " + o.sizes + (o.chunk ? " with --chunk " + std::to_string(o.chunk) : ""), need.total(),
+               need.detail());
   sw::CollectiveSession session(cfg, sc);
+  const auto& comms = session.communicators();
+  if (op == sw::CollectiveOp::kBroadcast) {
+    const auto smallest = std::min_element(comms.begin(), comms.end(), [](const auto& a, const auto& b) {
+      return a.size() < b.size();
+    });
+    if (o.root >= smallest->size()) {
+      throw UsageError("--root " + std::to_string(o.root) + ": the root must be a rank of every communicator, 0.." +
+                       std::to_string(smallest->size() - 1) + " (--group " + o.group + ": " + smallest->name +
+                       " has " + std::to_string(smallest->size()) + " ranks)");
+    }
+  }
+  std::vector<std::string> skip(algos.size());
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    skip[i] = unsuitable(*algos[i], comms);
+    if (!skip[i].empty() && o.algo != "all") {
+      throw UsageError("--algo " + algos[i]->name + " does not fit --group " + o.group + ": " + skip[i]);
+    }
+  }
+
   fmt::print("{}: {} on {} ({} communicator{} of {} ranks), {} elements, {} harness, seed {}\n", cfg.name,
-             o.op, o.group, session.communicators().size(),
-             session.communicators().size() > 1 ? "s" : "", session.communicators().front().size(),
-             o.type, harness_label(o.harness),
-             o.seed);
+             o.op, o.group, comms.size(), comms.size() > 1 ? "s" : "", comms.front().size(), o.type,
+             harness_label(o.harness), o.seed);
   CollectiveTable table(cfg, o.op);
   table.print_header();
   bool ok = true;
-  for (const auto& algo : algos) {
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    if (!skip[i].empty()) {   // --algo all: an algorithm that does not apply to this communicator
+      fmt::print("  {:<17} skipped: {}\n", algos[i]->name, skip[i]);
+      continue;
+    }
     for (std::uint64_t bytes : sizes) {
       sw::BuildOptions bo;
       bo.chunk_bytes = o.chunk;
       bo.root = o.root;
       bo.micro_batches = o.micro_batches;
-      sw::CollectiveResult r;
-      try {
-        r = session.run(op, algo, bytes, bo);
-      } catch (const std::invalid_argument& e) {
-        if (o.algo == "all") {   // an algorithm that does not apply to this communicator
-          fmt::print("  {:<17} skipped: {}\n", algo, e.what());
-          break;
-        }
-        throw;
-      }
+      const auto r = session.run(op, algos[i]->name, bytes, bo);
       table.add(r);
       ok = ok && r.ok;
     }
@@ -78,10 +121,11 @@ int run(const Opts& o) {
     nlohmann::json j = table.json();
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
     j["group"] = o.group;
-    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+    out.put(o.json, j.dump(1) + "\n");
   }
-  if (!o.csv.empty()) tb::write_file_atomic(o.csv, table.csv());
-  if (!o.plot.empty()) tb::write_file_atomic(o.plot, table.svg());
+  if (!o.csv.empty()) out.put(o.csv, table.csv());
+  if (!o.plot.empty()) out.put(o.plot, table.svg());
+  out.commit();
   return ok ? 0 : 1;
 }
 
@@ -91,19 +135,19 @@ void add_collective(CLI::App& app, Action& action) {
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("collective", "DNN collectives with real data: time, algbw, busbw vs bound");
   add_config_options(sub, o->config, o->sets);
-  sub->add_option("--op", o->op, "allreduce, reduce-scatter, allgather, alltoall, broadcast, sendrecv");
-  sub->add_option("--algo", o->algo, "an algorithm of the op, a comma list, or all (default)");
+  sub->add_option("--op", o->op, sw::op_names());
+  sub->add_option("--algo", o->algo, "an algorithm of the op (listed below), a comma list, or all (default)");
   sub->add_option("--sizes", o->sizes, "bytes per node: MIN:MAX (x2 steps), MIN:MAX:xF, or a list; K/M/G suffixes");
   sub->add_option("--group", o->group, "communicator: all, rows, cols, subgrid:R0,C0,H,W (boards)");
   sub->add_option("--type", o->type, "element type")->check(CLI::IsMember({"int32", "float32"}));
   sub->add_option("--reduce-cost", o->reduce_cost,
                   "host reduction cost in cycles per byte (default: the memory port, 8/flit_bits)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(finite_range(0.0, 1000.0));
   sub->add_option("--chunk", o->chunk, "pipelining chunk in bytes (default: automatic)")
       ->check(CLI::Range(4u, 1u << 30));
-  sub->add_option("--root", o->root, "broadcast root rank")->check(CLI::Range(0, 65535));
-  sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
-  sub->add_option("--seed", o->seed, "input data seed");
+  auto* root = sub->add_option("--root", o->root, "broadcast root rank")->check(CLI::Range(0, 65535));
+  auto* micro = sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
+  add_seed_option(sub, o->seed, "input data seed");
   sub->add_option("--harness", o->harness,
                   "systemc (board and tree modules), plain (C++ loop) or parallel (C++, all cores; "
                   "bit-identical results)")
@@ -111,7 +155,12 @@ void add_collective(CLI::App& app, Action& action) {
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
   sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");
-  sub->callback([o, &action] { action = [o] { return run(*o); }; });
+  sub->footer("Algorithms of each --op (reports use the first name):\n" + sw::algorithms_help());
+  sub->callback([o, root, micro, &action] {
+    o->root_given = root->count() > 0;
+    o->micro_batches_given = micro->count() > 0;
+    action = [o] { return run(*o); };
+  });
 }
 
 }  // namespace hxemu::cli

@@ -21,14 +21,17 @@ void add_describe(CLI::App& app, Action& action) {
   sub->callback([o, &action] {
     action = [o] {
       const auto cfg = sysc::load_system_config(o->config, o->sets);
+      tb::OutputFiles files;
+      files.add("--json", o->json);
       tb::TrafficSystem ts(cfg);
       const auto d = tb::describe_system(ts.sys());
       fmt::print("{}", d.text);
       if (!o->json.empty()) {
         nlohmann::json j = d.json;
         j["stamp"] = tb::reproducibility_stamp(cfg, 0, g_command_line);
-        tb::write_file_atomic(o->json, j.dump(2) + "\n");
+        files.put(o->json, j.dump(2) + "\n");
       }
+      files.commit();
       return 0;
     };
   });

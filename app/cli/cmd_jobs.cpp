@@ -1,6 +1,7 @@
 // hxemu jobs: several training jobs on disjoint sub-grids of boards, each against itself alone.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "sw/jobs/training_job.h"
@@ -20,11 +21,18 @@ struct Opts {
 
 int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
-  check_writable({o.json});
+  tb::OutputFiles files;
+  files.add("--json", o.json);
   const auto jobs = sw::load_jobs(o.jobs, cfg);
   sw::SessionConfig sc;
   sc.max_bytes = sw::jobs_max_bytes(jobs);
   sc.harness = harness_named(o.harness);
+  int most_steps = 1;
+  for (const auto& j : jobs) most_steps = std::max(most_steps, j.steps);
+  // All jobs' schedules run together: each job's steps of two collectives, every node in one job.
+  const auto need = sw::estimate_session_memory(cfg, sc, 0, 2 * most_steps);
+  check_memory("--jobs " + o.jobs + " (its largest tp_bytes/dp_bytes, " + format_bytes(sc.max_bytes) + ")",
+               need.total(), need.detail());
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} training jobs (per step: tensor-parallel allreduce along rows, data-parallel "
              "along columns of each job's accelerators)\n", cfg.name, jobs.size());
@@ -48,8 +56,9 @@ int run(const Opts& o) {
     j["jobs"] = nlohmann::json::array();
     for (const auto& r : res) j["jobs"].push_back(r.json());
     j["stamp"] = tb::reproducibility_stamp(cfg, 0, g_command_line);
-    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+    files.put(o.json, j.dump(1) + "\n");
   }
+  files.commit();
   return ok ? 0 : 1;
 }
 

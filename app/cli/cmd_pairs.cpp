@@ -24,13 +24,16 @@ void add_pairs(CLI::App& app, Action& action) {
   sub->add_option("--packet-flits", o->flits, "flits per packet")->check(CLI::Range(1, 64));
   sub->add_option("--sample", o->sample,
                   "measure this many random pairs instead of all (default: all pairs up to 256 "
-                  "nodes, 4096 random pairs above)");
-  sub->add_option("--seed", o->seed, "random seed for --sample");
+                  "nodes, 4096 random pairs above)")
+      ->check(unsigned_integer());
+  add_seed_option(sub, o->seed, "random seed for --sample");
   sub->add_option("--json", o->json, "write every pair and the summary as JSON to FILE");
   sub->add_flag("--summary", o->quiet, "print only the summary, not the per-pair table");
   sub->callback([o, &action] {
     action = [o] {
       const auto cfg = sysc::load_system_config(o->config, o->sets);
+      tb::OutputFiles files;
+      files.add("--json", o->json);
       if (o->flits > cfg.max_packet_flits) {
         throw UsageError("--packet-flits " + std::to_string(o->flits) + " exceeds the configuration's "
                          "max_packet_flits (" + std::to_string(cfg.max_packet_flits) + ")");
@@ -60,8 +63,9 @@ void add_pairs(CLI::App& app, Action& action) {
       if (!o->json.empty()) {
         nlohmann::json j = tb::pairs_json(r);
         j["stamp"] = tb::reproducibility_stamp(cfg, o->seed, g_command_line);
-        tb::write_file_atomic(o->json, j.dump(1) + "\n");
+        files.put(o->json, j.dump(1) + "\n");
       }
+      files.commit();
       return r.mismatches == 0 ? 0 : 1;
     };
   });

@@ -41,11 +41,11 @@ void add_router_demo(CLI::App& app, Action& action) {
   sub->alias("router");
   sub->add_option("--vcs", cfg->vcs, "VCs per port")->check(CLI::IsMember({2, 4, 8}));
   sub->add_option("--depth", cfg->depth, "buffer depth per VC (flits)")->check(CLI::Range(1, 32));
-  sub->add_option("--load", cfg->load, "offered flits per input per cycle")->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--load", cfg->load, "offered flits per input per cycle")->check(finite_range(0.0, 1.0));
   sub->add_option("--packet-flits", cfg->packet_flits, "flits per packet")->check(CLI::Range(1, 64));
   sub->add_option("--link-latency", cfg->link_latency, "cycles")->check(CLI::Range(0, 64));
   sub->add_option("--cycles", cfg->measure, "measured cycles")->check(CLI::Range(1, 100000000));
-  sub->add_option("--seed", cfg->seed, "random seed");
+  add_seed_option(sub, cfg->seed, "random seed");
   sub->callback([cfg, &action] { action = [cfg] { return print_router_demo(*cfg); }; });
 }
 

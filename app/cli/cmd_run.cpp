@@ -33,14 +33,24 @@ int run(const Opts& o) {
   const auto cfg = o.config.empty()
                        ? sysc::parse_system_config(kDefaultConfigJson, kDefaultConfigSource, o.sets)
                        : sysc::load_system_config(o.config, o.sets);
-  check_writable({o.json});
+  tb::OutputFiles files;
+  files.add("--json", o.json);
   const auto sizes = parse_sizes(o.sizes);
   const auto a2a_sizes = parse_sizes(o.alltoall_sizes);
   sw::SessionConfig sc;
   sc.max_bytes = std::max(sizes.back(), a2a_sizes.back());
   sc.seed = o.seed;
   sc.harness = harness_named(o.harness);
+  const auto need = sw::estimate_session_memory(cfg, sc);
+  check_memory(sizes.back() >= a2a_sizes.back() ? "--sizes " + o.sizes : "--alltoall-sizes " + o.alltoall_sizes,
+               need.total(), need.detail());
   sw::CollectiveSession session(cfg, sc);
+  // The algorithms compared, minus those whose shape the configuration's grid does not have.
+  std::vector<std::pair<std::string, std::string>> algos;   // name, why it is skipped ("": runs)
+  for (const char* name : {"ring", "torus2d", "hamiltonian"}) {
+    const auto& a = sw::find_algorithm(sw::CollectiveOp::kAllreduce, name);
+    algos.emplace_back(a.name, a.unsuitable(session.communicators().front()));
+  }
   const auto d = tb::describe_system(session.system());
   fmt::print("hxemu main job: DNN collectives with real data on a cycle-accurate HammingMesh\n\n{}\n",
              d.text);
@@ -53,7 +63,11 @@ int run(const Opts& o) {
   CollectiveTable ar(cfg, "allreduce");
   fmt::print("allreduce, int32 sum, all {} accelerators:\n", session.system().nodes());
   ar.print_header();
-  for (const char* algo : {"ring", "torus2d", "hamiltonian"}) {
+  for (const auto& [algo, skip] : algos) {
+    if (!skip.empty()) {
+      fmt::print("  {:<17} skipped: {}\n", algo, skip);
+      continue;
+    }
     for (std::uint64_t bytes : sizes) {
       const auto r = session.run(sw::CollectiveOp::kAllreduce, algo, bytes);
       ar.add(r);
@@ -91,8 +105,9 @@ int run(const Opts& o) {
     out["alltoall"] = a2a.json();
     out["system"] = d.json;
     out["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
-    tb::write_file_atomic(o.json, out.dump(1) + "\n");
+    files.put(o.json, out.dump(1) + "\n");
   }
+  files.commit();
   return ok ? 0 : 1;
 }
 
@@ -105,7 +120,7 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--set", o->sets, "override a configuration field (repeatable)");
   sub->add_option("--sizes", o->sizes, "allreduce sizes per node");
   sub->add_option("--alltoall-sizes", o->alltoall_sizes, "alltoall sizes per node");
-  sub->add_option("--seed", o->seed, "input data seed");
+  add_seed_option(sub, o->seed, "input data seed");
   sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");

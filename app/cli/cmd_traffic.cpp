@@ -11,7 +11,11 @@
 #include "tb/report/svg_chart.h"
 #include "tb/report_io.h"
 #include "sysc/harness/sc_harness.h"
+#include "tb/traffic/logical_grid.h"
+#include "tb/traffic/packet_size.h"
+#include "tb/traffic/pattern.h"
 #include "tb/traffic/sweep.h"
+#include "tb/traffic_system.h"
 
 namespace hxemu::cli {
 
@@ -33,7 +37,7 @@ void add_common(CLI::App* sub, TrafficOpts& o) {
                   "uniform, uniform-noself, transpose, bitcomp, bitrev, shuffle, tornado, "
                   "neighbor, hotspot:F:N[,N..], randperm");
   sub->add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P");
-  sub->add_option("--seed", o.seed, "random seed");
+  add_seed_option(sub, o.seed, "random seed");
   sub->add_option("--warmup", o.warmup, "warm-up cycles")->check(CLI::Range(0, 100000000));
   sub->add_option("--measure", o.measure, "measured cycles")->check(CLI::Range(1, 100000000));
   sub->add_option("--drain", o.drain, "cycles allowed for measured packets to arrive")
@@ -41,7 +45,8 @@ void add_common(CLI::App* sub, TrafficOpts& o) {
   sub->add_option("--stall-cycles", o.stall_cycles,
                   "watchdog: no flit moved this long with packets outstanding = deadlock")
       ->check(CLI::Range(100, 100000000));
-  sub->add_option("--max-age", o.max_age, "watchdog: a packet older than this = livelock (0: off)");
+  sub->add_option("--max-age", o.max_age, "watchdog: a packet older than this = livelock (0: off)")
+      ->check(unsigned_integer());
   sub->add_option("--harness", o.harness, "systemc (board and tree modules) or plain (C++ loop)")
       ->check(CLI::IsMember({"systemc", "plain"}));
   sub->add_option("--json", o.json, "write every figure and the reproducibility stamp to FILE");
@@ -67,7 +72,22 @@ sysc::HarnessFactory harness_of(const TrafficOpts& o) {
   return harness_named(o.harness);
 }
 
-void check_outputs(const TrafficOpts& o) { check_writable({o.json, o.csv, o.plot}); }
+// Every output path is checked before the run, and the files are written together at its end.
+tb::OutputFiles check_outputs(const TrafficOpts& o) {
+  tb::OutputFiles files;
+  files.add("--json", o.json);
+  files.add("--csv", o.csv);
+  files.add("--plot", o.plot);
+  return files;
+}
+
+// --pattern and --packet-flits against the system, before anything is printed (the run itself
+// parses them again on its own system).
+void check_traffic_options(const sysc::SystemConfig& cfg, const TrafficOpts& o) {
+  const tb::TrafficSystem ts(cfg);
+  (void)tb::TrafficPattern(o.pattern, tb::LogicalGrid(ts.sys()), o.seed);
+  (void)tb::PacketSize(o.packet_flits, cfg.max_packet_flits);
+}
 
 void print_point_header() {
   fmt::print("{:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>6} {:>6} {:>7} {:>6} {}\n", "offered",
@@ -92,7 +112,8 @@ void print_errors(const tb::TrafficRunResult& r) {
 
 int run_traffic_cmd(const TrafficOpts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
-  check_outputs(o);
+  auto files = check_outputs(o);
+  check_traffic_options(cfg, o);
   const auto rc = run_config(o);
   fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/node/cycle, {} warm-up + {} "
              "measured cycles, seed {}\n",
@@ -133,13 +154,13 @@ int run_traffic_cmd(const TrafficOpts& o) {
   if (!o.json.empty()) {
     nlohmann::json j = r.json(true);
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
-    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+    files.put(o.json, j.dump(1) + "\n");
   }
   if (!o.csv.empty()) {
     tb::SweepResult one;
     one.points.push_back(r);
     one.point_saturated.push_back(r.saturated);
-    tb::write_file_atomic(o.csv, one.csv());
+    files.put(o.csv, one.csv());
   }
   if (!o.plot.empty()) {
     tb::HeatMap h;
@@ -151,14 +172,16 @@ int run_traffic_cmd(const TrafficOpts& o) {
     h.value_label = "link utilization (flits/cycle)";
     h.v_min = 0;
     h.v_max = 1;
-    tb::write_file_atomic(o.plot, tb::render_heat_map(h));
+    files.put(o.plot, tb::render_heat_map(h));
   }
+  files.commit();
   return r.clean ? 0 : 1;
 }
 
 int run_sweep_cmd(const TrafficOpts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
-  check_outputs(o);
+  auto files = check_outputs(o);
+  check_traffic_options(cfg, o);
   tb::SweepConfig sc;
   sc.base = run_config(o);
   sc.loads = tb::parse_loads(o.loads);
@@ -191,9 +214,9 @@ int run_sweep_cmd(const TrafficOpts& o) {
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
     j["pattern"] = o.pattern;
     j["packet_flits"] = o.packet_flits;
-    tb::write_file_atomic(o.json, j.dump(1) + "\n");
+    files.put(o.json, j.dump(1) + "\n");
   }
-  if (!o.csv.empty()) tb::write_file_atomic(o.csv, res.csv());
+  if (!o.csv.empty()) files.put(o.csv, res.csv());
   if (!o.plot.empty()) {
     tb::LineChart c;
     c.title = fmt::format("{}: {} traffic, {}-flit packets", cfg.name, o.pattern, o.packet_flits);
@@ -209,8 +232,9 @@ int run_sweep_cmd(const TrafficOpts& o) {
     c.series = {mean, p99};
     c.y_max = std::max(10.0, 8 * res.zero_load_model);
     c.h_lines.push_back({res.zero_load_model, "zero-load model"});
-    tb::write_file_atomic(o.plot, tb::render_line_chart(c));
+    files.put(o.plot, tb::render_line_chart(c));
   }
+  files.commit();
   return res.clean ? 0 : 1;
 }
 
@@ -220,7 +244,7 @@ void add_traffic(CLI::App& app, Action& action) {
   auto o = std::make_shared<TrafficOpts>();
   auto* sub = app.add_subcommand("traffic", "one point of synthetic traffic: throughput, latency");
   add_common(sub, *o);
-  sub->add_option("--load", o->load, "offered flits per node per cycle")->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--load", o->load, "offered flits per node per cycle")->check(finite_range(0.0, 1.0));
   sub->callback([o, &action] { action = [o] { return run_traffic_cmd(*o); }; });
 }
 

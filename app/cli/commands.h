@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/option_checks.h"
 #include "sysc/harness/harness.h"
 
 namespace hxemu::cli {
@@ -40,13 +41,19 @@ inline void add_config_options(CLI::App* sub, std::string& config, std::vector<s
 // positive multiples of 4 bytes. Throws UsageError naming the spec.
 std::vector<std::uint64_t> parse_sizes(const std::string& spec);
 std::vector<std::string> split_list(const std::string& s);
-// Fails early (UsageError) when an output path's folder is not writable.
-void check_writable(const std::vector<std::string>& paths);
 std::string format_bytes(std::uint64_t b);
+
+// Refuses (UsageError naming `option`) a run whose estimated memory `need` does not fit the limit
+// (sysc/util/memory_limit.h); `detail` says what the estimate is made of.
+void check_memory(const std::string& option, std::uint64_t need, const std::string& detail);
 
 // The harness named by a --harness option: "plain", "parallel" or "systemc".
 sysc::HarnessFactory harness_named(const std::string& name);
 const char* harness_label(const std::string& name);
+
+// `rc`, or 1 with a message when standard output could not be written (a full disk, /dev/full):
+// what a command printed must not be lost silently behind exit status 0.
+int stdout_checked(int rc);
 
 // An input problem the user must fix (bad value, unreadable file): exit status 2.
 struct UsageError : std::runtime_error {

@@ -41,7 +41,7 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    return action ? action() : 0;
+    return stdout_checked(action ? action() : 0);
   } catch (const hxemu::sysc::ConfigError& e) {
     fmt::print(stderr, "hxemu: error: {}\n", e.what());
     return 2;

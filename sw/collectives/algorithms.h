@@ -1,16 +1,8 @@
 // The collective operations and their algorithms, each a function that builds every node's
 // Program (sw/collectives/schedule_builder.h) for one or several concurrent communicators.
 //
-//   allreduce       ring (one direction), biring (two directions, half the data each),
-//                   torus2d (4 rings on S/4: rows then columns for two quarters, columns then rows
-//                   for the other two, concurrently), hamiltonian (two edge-disjoint Hamiltonian
-//                   cycles, each in both directions, S/4 each), halving-doubling (Rabenseifner,
-//                   one instance per rail)
-//   reduce-scatter  ring, biring, 2d (columns then rows)
-//   allgather       ring, biring, 2d (rows then columns)
-//   alltoall        pairwise (one partner at a time), all-at-once (everything posted at once)
-//   broadcast       ring (pipelined, both directions), binomial (tree)
-//   sendrecv        pipeline (stage i forwards micro-batches to stage i+1)
+// The algorithms of each operation are listed, with what each one is, in algorithm_table
+// (algorithms.cpp); `hxemu collective --help` prints it.
 //
 // Results live in the node's data buffer (allreduce: all of it; reduce-scatter: rank r's block r;
 // allgather: all blocks; broadcast and sendrecv: all of it), except alltoall, whose result is the
@@ -31,9 +23,10 @@ enum class CollectiveOp { kAllreduce, kReduceScatter, kAllgather, kAlltoall, kBr
 const char* op_name(CollectiveOp op);
 // Throws std::invalid_argument listing the operations.
 CollectiveOp parse_op(const std::string& name);
+// Every operation's name, for messages: "allreduce, reduce-scatter, ...".
+std::string op_names();
 // nccl-tests' bus-bandwidth factor for `n` ranks.
 double busbw_factor(CollectiveOp op, int n);
-const std::vector<std::string>& algorithms(CollectiveOp op);
 
 struct BuildOptions {
   std::uint64_t count = 0;          // elements (4 bytes each) per node buffer
@@ -45,8 +38,31 @@ struct BuildOptions {
                                     // that follow each other on the same nodes alternate banks
 };
 
-// Builds the schedule of `algo` for every communicator into `b` (programs indexed by node id).
-// Throws std::invalid_argument naming the algorithm and why it does not apply.
+// One algorithm of an operation. algorithm_table(op) is the only list of algorithm names: dispatch
+// (build_collective), validation (find_algorithm, suitability), --help text and error messages all
+// read it, so a name cannot be accepted by one and unknown to another.
+struct Algorithm {
+  std::string name;
+  std::vector<std::string> aliases;   // other names it answers to (reports use `name`)
+  std::string summary;                // what it is, one line
+  // Why it cannot run on `c` ("" when it can): a shape the algorithm needs.
+  std::string (*unsuitable)(const Communicator& c);
+  void (*build)(ScheduleBuilder& b, const Communicator& c, const BuildOptions& opt);
+};
+const std::vector<Algorithm>& algorithm_table(CollectiveOp op);
+// The canonical names of algorithm_table(op), in table order.
+std::vector<std::string> algorithms(CollectiveOp op);
+// "ring, biring, ..., hamiltonian (alias rings), ...": the table as error messages list it.
+std::string algorithm_names(CollectiveOp op);
+// The entry whose name or alias is `name`. Otherwise throws std::invalid_argument
+// "<option> '<name>' is not an algorithm of <op> (allowed: <algorithm_names(op)><also>)".
+const Algorithm& find_algorithm(CollectiveOp op, const std::string& name,
+                                const std::string& option = "--algo", const std::string& also = "");
+// Every operation with its algorithms, one line each (for --help).
+std::string algorithms_help();
+
+// Builds the schedule of `algo` (a name or alias) for every communicator into `b` (programs indexed
+// by node id). Throws std::invalid_argument naming the algorithm and why it does not apply.
 void build_collective(ScheduleBuilder& b, CollectiveOp op, const std::string& algo,
                       const std::vector<Communicator>& comms, const BuildOptions& opt);
 

@@ -1,6 +1,8 @@
 #include "sw/collectives/session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -10,6 +12,54 @@
 #include "sysc/system/route_model.h"
 
 namespace hxemu::sw {
+
+namespace {
+
+std::string mib(std::uint64_t b) {
+  char buf[32];
+  if (b >= (1ull << 30)) {
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(b) / (1ull << 30));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
+  }
+  return buf;
+}
+
+// Blocks, links and harness per node, with margin (measured, largest resident size of 4 KiB ring
+// allreduces: ~1 MiB per node on hx2mesh-16, ~0.6 MiB on hx2mesh-64, ~0.7 MiB on hx4mesh-1024).
+constexpr std::uint64_t kSystemBytesPerNode = 1ull << 20;
+constexpr std::uint64_t kBytesPerOp = 96;           // Op, dependencies, host state, vector slack
+constexpr std::uint64_t kBytesPerRoute = 128;       // map entry and its path's links
+
+}  // namespace
+
+std::string SessionMemory::detail() const {
+  const auto n = static_cast<std::uint64_t>(std::max(nodes, 1));
+  return std::to_string(nodes) + " nodes x (" + mib(host / n) + " host memory + " + mib(schedule / n) +
+         " schedule + " + mib(routes / n) + " routes + " + mib(system / n) + " emulated blocks)";
+}
+
+SessionMemory estimate_session_memory(const sysc::SystemConfig& cfg, const SessionConfig& s,
+                                      std::uint32_t chunk_bytes, int collectives) {
+  SessionMemory m;
+  m.nodes = cfg.nodes();
+  const auto nodes = static_cast<std::uint64_t>(m.nodes);
+  const std::uint64_t bytes = std::max<std::uint64_t>(s.max_bytes, 4);
+  // Host memory: three buffers per node (as BufferLayout::for_bytes lays them out, which refuses
+  // what 32-bit host addresses cannot hold; here only the size matters).
+  const std::uint64_t padded = (bytes + 4095) / 4096 * 4096;
+  m.host = nodes * (3 * padded + 4096);
+  // Automatic chunks (algorithms.cpp): an eighth of a segment, 1 KiB..64 KiB; the smallest
+  // segments are a quarter of the buffer split among the ranks.
+  const std::uint64_t chunk =
+      chunk_bytes ? chunk_bytes : std::clamp<std::uint64_t>(bytes / (4 * nodes) / 8, 1024, 65536);
+  const std::uint64_t ops_per_node = static_cast<std::uint64_t>(std::max(collectives, 1)) *
+                                     (6 * ((bytes + chunk - 1) / chunk) + 24 * nodes);
+  m.schedule = nodes * ops_per_node * kBytesPerOp;
+  m.routes = nodes * nodes * static_cast<std::uint64_t>(std::max(s.rails, 1)) * kBytesPerRoute;
+  m.system = nodes * kSystemBytesPerNode;
+  return m;
+}
 
 CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const SessionConfig& s)
     : cfg_(cfg), s_(s) {
@@ -40,7 +90,7 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   const auto wall0 = std::chrono::steady_clock::now();
   CollectiveResult res;
   res.op = op_name(op);
-  res.algo = algo;
+  res.algo = find_algorithm(op, algo).name;   // reports show the name, not an alias
   res.type = s_.type == DataType::kInt32 ? "int32" : "float32";
   res.bytes = bytes;
   if (bytes % 4 != 0 || bytes == 0) throw std::invalid_argument("collective size must be a positive multiple of 4 bytes, got " + std::to_string(bytes));

@@ -59,6 +59,27 @@ struct CollectiveResult {
   nlohmann::json json() const;
 };
 
+// What a session allocates, estimated before it is built, so that a run too large for the machine
+// is refused with a clear error (sysc/util/memory_limit.h) instead of ending in std::bad_alloc:
+//   host      every node's host memory: data and two scratch buffers of the largest size
+//             (BufferLayout::for_bytes), shared by the node's rails
+//   schedule  the programs of one run and the hosts' bookkeeping of them: about 6 operations per
+//             pipelining chunk of a node's buffer (an allreduce sends ~2x the buffer; each chunk is
+//             a put, a receive and often a reduction) plus 24 per communicator member (four rings'
+//             steps when chunks are few), ~96 bytes each (measured: ~5 and ~72 on hx2mesh-16)
+//   routes    the bound's per-(node, peer, rail) route table (up to every pair, for alltoall)
+//   system    the verilated blocks, links and harness: a fixed amount per node
+// `collectives` is how many collectives one schedule holds (a training job's steps x 2).
+struct SessionMemory {
+  int nodes = 0;
+  std::uint64_t host = 0, schedule = 0, routes = 0, system = 0;
+  std::uint64_t total() const { return host + schedule + routes + system; }
+  // "16 nodes x (3.0 GiB host memory + 12.3 MiB schedule + ...)"
+  std::string detail() const;
+};
+SessionMemory estimate_session_memory(const sysc::SystemConfig& cfg, const SessionConfig& s,
+                                      std::uint32_t chunk_bytes = 0, int collectives = 1);
+
 class CollectiveSession {
  public:
   CollectiveSession(const sysc::SystemConfig& cfg, const SessionConfig& s);

@@ -1,11 +1,12 @@
 #include "sw/jobs/training_job.h"
 
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "sw/collectives/reference.h"
+#include "sysc/util/input_file.h"
 
 namespace hxemu::sw {
 
@@ -15,20 +16,6 @@ using nlohmann::json;
 
 [[noreturn]] void bad(const std::string& where, const std::string& what) {
   throw std::invalid_argument("jobs: " + where + ": " + what);
-}
-
-std::uint64_t get_u(const json& j, const std::string& where, const char* key, std::uint64_t lo,
-                    std::uint64_t hi, std::uint64_t dflt, bool required) {
-  if (!j.contains(key)) {
-    if (required) bad(where + "." + key, "is required");
-    return dflt;
-  }
-  const json& v = j.at(key);
-  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
-    bad(where + "." + key, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                               ", got " + v.dump());
-  }
-  return v.get<std::uint64_t>();
 }
 
 // The job's accelerators as a communicator grid (rank = row * cols + col).
@@ -149,6 +136,74 @@ std::uint64_t jobs_max_bytes(const std::vector<JobSpec>& jobs) {
   return m;
 }
 
+namespace {
+
+// An integer field of a job: any JSON number that is not an integer in lo..hi is refused, by
+// comparing in the value's own type (no narrowing first: 4294967296 must not become 0).
+std::int64_t job_int(const json& v, const std::string& field, std::int64_t lo, std::int64_t hi) {
+  const std::string allowed = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (!v.is_number_integer()) bad(field, "must be " + allowed + ", got " + v.dump());
+  const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                                           : v.get<std::int64_t>() <= hi;
+  if (!fits || v.get<std::int64_t>() < lo) bad(field, "must be " + allowed + ", got " + v.dump());
+  return v.get<std::int64_t>();
+}
+
+std::int64_t job_int(const json& job, const std::string& where, const char* key, std::int64_t lo,
+                     std::int64_t hi, std::int64_t dflt, bool required) {
+  if (!job.contains(key)) {
+    if (required) {
+      bad(where + "." + key, "is required (an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    }
+    return dflt;
+  }
+  return job_int(job.at(key), where + "." + key, lo, hi);
+}
+
+std::string job_name(const json& job, const std::string& where, const std::string& dflt) {
+  if (!job.contains("name")) return dflt;
+  const json& v = job.at("name");
+  const std::string allowed = "a string of 1 to 64 printable characters";
+  if (!v.is_string()) bad(where + ".name", "must be " + allowed + ", got " + v.dump());
+  const std::string n = v.get<std::string>();
+  bool printable = !n.empty() && n.size() <= 64;
+  for (unsigned char ch : n) printable = printable && ch >= 0x20 && ch != 0x7f;
+  if (!printable) bad(where + ".name", "must be " + allowed + ", got " + v.dump());
+  return n;
+}
+
+// The allreduce algorithm of tp_algo / dp_algo, checked against the communicators it runs on (the
+// job's rows for tp, its columns for dp).
+std::string job_algo(const json& job, const std::string& where, const char* key, const Communicator& shape,
+                     const char* along) {
+  const std::string field = where + "." + key;
+  std::string allowed;
+  for (const auto& a : algorithm_table(CollectiveOp::kAllreduce)) {
+    if (!a.unsuitable(shape).empty()) continue;
+    allowed += (allowed.empty() ? "" : ", ") + a.name;
+    for (const auto& alias : a.aliases) allowed += " (alias " + alias + ")";
+  }
+  if (!job.contains(key)) return "biring";
+  const json& v = job.at(key);
+  if (!v.is_string()) bad(field, "must be an allreduce algorithm name (allowed along its " + std::string(along) +
+                                     ": " + allowed + "), got " + v.dump());
+  const std::string name = v.get<std::string>();
+  const Algorithm* a = nullptr;
+  try {
+    a = &find_algorithm(CollectiveOp::kAllreduce, name, field);
+  } catch (const std::invalid_argument&) {
+    bad(field, "'" + name + "' is not an allreduce algorithm (allowed along its " + along + ": " + allowed + ")");
+  }
+  const std::string why = a->unsuitable(shape);
+  if (!why.empty()) {
+    bad(field, "'" + name + "' does not fit the job's " + along + " (" + why + "; allowed along its " + along +
+                   ": " + allowed + ")");
+  }
+  return a->name;
+}
+
+}  // namespace
+
 std::vector<JobSpec> parse_jobs(const std::string& text, const std::string& source,
                                 const sysc::SystemConfig& cfg) {
   json root;
@@ -156,21 +211,24 @@ std::vector<JobSpec> parse_jobs(const std::string& text, const std::string& sour
     root = json::parse(text);
   } catch (const json::parse_error& e) {
     throw std::invalid_argument(source + ": malformed JSON: " + e.what());
+  } catch (const json::exception& e) {   // e.g. a number JSON cannot hold (1e400)
+    throw std::invalid_argument(source + ": " + e.what());
   }
-  if (!root.is_object() || !root.contains("jobs") || !root.at("jobs").is_array() || root.at("jobs").empty()) {
-    bad("jobs", "must be a non-empty array of jobs");
-  }
-  if (cfg.topology == sysc::Topology::kFatTree) bad("jobs", "jobs are placed on boards: the fat tree has none");
+  if (!root.is_object()) bad("(top level)", "must be an object {\"jobs\": [...]}");
   for (const auto& [k, v] : root.items()) {
     (void)v;
     if (k != "jobs" && k != "comment") bad(k, "unknown key (allowed: jobs, comment)");
   }
+  if (!root.contains("jobs") || !root.at("jobs").is_array() || root.at("jobs").empty()) {
+    bad("jobs", "must be a non-empty array of jobs");
+  }
+  if (cfg.topology == sysc::Topology::kFatTree) bad("jobs", "jobs are placed on boards: the fat tree has none");
   std::vector<JobSpec> out;
-  std::set<std::pair<int, int>> used;
+  std::map<std::pair<int, int>, std::string> used;   // board -> the job it belongs to
   std::set<std::string> names;
   int index = 0;
   for (const auto& jj : root.at("jobs")) {
-    const std::string where = "jobs[" + std::to_string(index++) + "]";
+    std::string where = "jobs[" + std::to_string(index++) + "]";
     if (!jj.is_object()) bad(where, "must be an object");
     for (const auto& [k, v] : jj.items()) {
       (void)v;
@@ -178,57 +236,50 @@ std::vector<JobSpec> parse_jobs(const std::string& text, const std::string& sour
       if (!kKeys.count(k)) bad(where + "." + k, "unknown key (allowed: name, boards, steps, tp_bytes, dp_bytes, tp_algo, dp_algo)");
     }
     JobSpec j;
-    j.name = jj.value("name", "job" + std::to_string(index - 1));
+    j.name = job_name(jj, where, "job" + std::to_string(index - 1));
     if (!names.insert(j.name).second) bad(where + ".name", "'" + j.name + "' is used twice");
+    where += " (" + j.name + ")";
+    const std::string bfield = where + ".boards";
     if (!jj.contains("boards") || !jj.at("boards").is_array() || jj.at("boards").size() != 4) {
-      bad(where + ".boards", "must be [R0, C0, H, W]: top-left board and size in boards");
+      bad(bfield, "must be [R0, C0, H, W]: top-left board and size in boards, within the " +
+                      std::to_string(cfg.grid_rows) + "x" + std::to_string(cfg.grid_cols) + " grid");
     }
-    std::vector<int> bd;
-    for (const auto& x : jj.at("boards")) {
-      if (!x.is_number_unsigned()) bad(where + ".boards", "must hold non-negative integers");
-      bd.push_back(x.get<int>());
-    }
-    j.board_row = bd[0];
-    j.board_col = bd[1];
-    j.board_rows = bd[2];
-    j.board_cols = bd[3];
-    if (j.board_rows < 1 || j.board_cols < 1 || j.board_row + j.board_rows > cfg.grid_rows ||
-        j.board_col + j.board_cols > cfg.grid_cols) {
-      bad(where + ".boards", "boards rows " + std::to_string(j.board_row) + ".." +
-                                 std::to_string(j.board_row + j.board_rows - 1) + " x columns " +
-                                 std::to_string(j.board_col) + ".." + std::to_string(j.board_col + j.board_cols - 1) +
-                                 " do not fit the " + std::to_string(cfg.grid_rows) + "x" +
-                                 std::to_string(cfg.grid_cols) + " grid");
-    }
+    // Each bound depends on the ones before, so that R0 + H and C0 + W never leave the grid (and
+    // nothing can overflow).
+    const json& bd = jj.at("boards");
+    j.board_row = static_cast<int>(job_int(bd[0], bfield + "[0] (R0)", 0, cfg.grid_rows - 1));
+    j.board_col = static_cast<int>(job_int(bd[1], bfield + "[1] (C0)", 0, cfg.grid_cols - 1));
+    j.board_rows = static_cast<int>(job_int(bd[2], bfield + "[2] (H)", 1, cfg.grid_rows - j.board_row));
+    j.board_cols = static_cast<int>(job_int(bd[3], bfield + "[3] (W)", 1, cfg.grid_cols - j.board_col));
     for (int r = j.board_row; r < j.board_row + j.board_rows; ++r) {
       for (int c = j.board_col; c < j.board_col + j.board_cols; ++c) {
-        if (!used.insert({r, c}).second) {
-          bad(where + ".boards", "board (" + std::to_string(r) + ", " + std::to_string(c) + ") already belongs to another job");
+        const auto [it, fresh] = used.emplace(std::make_pair(r, c), j.name);
+        if (!fresh) {
+          bad(bfield, "board (" + std::to_string(r) + ", " + std::to_string(c) + ") already belongs to job " +
+                          it->second);
         }
       }
     }
-    j.steps = static_cast<int>(get_u(jj, where, "steps", 1, 1000, 1, false));
-    j.tp_bytes = get_u(jj, where, "tp_bytes", 0, 1ull << 28, 0, true);
-    j.dp_bytes = get_u(jj, where, "dp_bytes", 0, 1ull << 28, 0, true);
-    if (j.tp_bytes % 4 || j.dp_bytes % 4) bad(where, "tp_bytes and dp_bytes must be multiples of 4");
-    j.tp_algo = jj.value("tp_algo", "biring");
-    j.dp_algo = jj.value("dp_algo", "biring");
-    for (const auto* a : {&j.tp_algo, &j.dp_algo}) {
-      if (*a != "ring" && *a != "biring" && *a != "halving-doubling") {
-        bad(where, "tp_algo/dp_algo '" + *a + "': allowed along rows and columns: ring, biring, halving-doubling");
-      }
-    }
+    j.steps = static_cast<int>(job_int(jj, where, "steps", 1, 1000, 1, false));
+    j.tp_bytes = static_cast<std::uint64_t>(job_int(jj, where, "tp_bytes", 0, kMaxJobBytes, 0, true));
+    j.dp_bytes = static_cast<std::uint64_t>(job_int(jj, where, "dp_bytes", 0, kMaxJobBytes, 0, true));
+    if (j.tp_bytes % 4) bad(where + ".tp_bytes", "must be a multiple of 4, got " + std::to_string(j.tp_bytes));
+    if (j.dp_bytes % 4) bad(where + ".dp_bytes", "must be a multiple of 4, got " + std::to_string(j.dp_bytes));
+    // The shapes of the job's row and column communicators (only their shape matters here).
+    Communicator row, col;
+    row.cols = j.board_cols * cfg.board_cols;
+    row.nodes.resize(static_cast<std::size_t>(row.cols));
+    col.rows = j.board_rows * cfg.board_rows;
+    col.nodes.resize(static_cast<std::size_t>(col.rows));
+    j.tp_algo = job_algo(jj, where, "tp_algo", row, "rows");
+    j.dp_algo = job_algo(jj, where, "dp_algo", col, "columns");
     out.push_back(j);
   }
   return out;
 }
 
 std::vector<JobSpec> load_jobs(const std::string& path, const sysc::SystemConfig& cfg) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read jobs file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_jobs(ss.str(), path, cfg);
+  return parse_jobs(sysc::read_input_file(path, "job file"), path, cfg);
 }
 
 std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<JobSpec>& jobs) {

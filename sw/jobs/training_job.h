@@ -27,8 +27,12 @@ struct JobSpec {
   std::string tp_algo = "biring", dp_algo = "biring";
 };
 
-// Parses and validates against the system (board ranges, overlaps, sizes, algorithms); throws
-// std::invalid_argument naming the job and field.
+// Largest tp_bytes / dp_bytes of a job.
+constexpr std::int64_t kMaxJobBytes = 1ll << 28;
+
+// Parses and validates against the system (board ranges, overlaps, sizes, algorithms and whether
+// they fit the job's rows and columns); throws std::invalid_argument naming the job, the field and
+// the allowed values. load_jobs reads at most sysc::kMaxInputFileBytes.
 std::vector<JobSpec> parse_jobs(const std::string& json_text, const std::string& source,
                                 const sysc::SystemConfig& cfg);
 std::vector<JobSpec> load_jobs(const std::string& path, const sysc::SystemConfig& cfg);

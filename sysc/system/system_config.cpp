@@ -1,6 +1,6 @@
 #include "sysc/system/system_config.h"
 
-#include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "sysc/blocks/board_router.h"
 #include "sysc/blocks/switch_block.h"
 #include "sysc/system/tree_builder.h"
+#include "sysc/util/input_file.h"
 
 namespace hxemu::sysc {
 
@@ -88,10 +89,13 @@ int get_int(const json& obj, const std::string& where, const std::string& key, i
     fail(field, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
                     ", got " + v.dump());
   }
-  const auto x = v.get<long long>();
+  // An unsigned value above the signed range (e.g. 2^64-1) must not wrap to a small or negative one.
+  const bool huge = v.is_number_unsigned() &&
+                    v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<long long>::max());
+  const long long x = huge ? std::numeric_limits<long long>::max() : v.get<long long>();
   if (x < lo || x > hi) {
     fail(field, "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                    ", got " + std::to_string(x));
+                    ", got " + v.dump());
   }
   return static_cast<int>(x);
 }
@@ -127,6 +131,35 @@ std::string get_choice(const json& obj, const std::string& where, const std::str
   fail(field, "must be one of: " + list + ", got \"" + s + "\"");
 }
 
+// Parses a whole configuration. Beyond malformed text, the JSON library refuses numbers it cannot
+// hold (1e400): the error names the field being read, tracked through the parser's key events.
+json parse_json(const std::string& text, const std::string& source) {
+  std::vector<std::string> path;   // keys from the top level down to the value being parsed
+  const json::parser_callback_t track = [&path](int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key && depth >= 1) {
+      path.resize(static_cast<std::size_t>(depth));
+      path.back() = parsed.get<std::string>();
+    } else if (event == json::parse_event_t::object_end) {
+      path.resize(static_cast<std::size_t>(std::max(depth, 0)));
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, track);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(source + ": malformed JSON: " + e.what());
+  } catch (const json::exception& e) {
+    std::string field;
+    for (const auto& k : path) field += (field.empty() ? "" : ".") + k;
+    std::string what = e.what();   // "[json.exception.out_of_range.406] number overflow parsing '1e400'"
+    if (const auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) {
+      what = what.substr(close + 2);
+    }
+    throw ConfigError(source + ": config field '" + (field.empty() ? "(top level)" : field) + "': " + what +
+                      " (not a finite number)");
+  }
+}
+
 const json& section(const json& root, const std::string& key) {
   static const json kEmpty = json::object();
   if (!root.contains(key)) return kEmpty;
@@ -137,22 +170,19 @@ const json& section(const json& root, const std::string& key) {
 
 SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
                                  const std::vector<std::string>& overrides) {
-  json root;
-  try {
-    root = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw ConfigError(source + ": malformed JSON: " + e.what());
-  }
+  json root = parse_json(json_text, source);
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0) {
       throw ConfigError("override '" + o + "': expected key=value, e.g. router.vcs_per_class=4");
     }
     const std::string key = o.substr(0, eq), text = o.substr(eq + 1);
+    // A value that is not JSON (a bare word, or a number JSON cannot hold such as 1e400) is kept
+    // as a string, which the field's own check then reports with its allowed values.
     json value;
     try {
       value = json::parse(text);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {
       value = text;
     }
     if (!root.is_object()) break;   // reported by the validation below
@@ -309,11 +339,13 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
 }
 
 SystemConfig load_system_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("cannot read configuration file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_system_config(ss.str(), path, overrides);
+  std::string text;
+  try {
+    text = read_input_file(path, "configuration file");
+  } catch (const InputFileError& e) {
+    throw ConfigError(e.what());
+  }
+  return parse_system_config(text, path, overrides);
 }
 
 }  // namespace hxemu::sysc

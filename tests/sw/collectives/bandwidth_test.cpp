@@ -168,8 +168,8 @@ TEST(TrainingJobs, BadJobFilesAreClearErrors) {
   };
   EXPECT_NE(error_of(R"({"jobs": [{"boards": [0,0,2,4], "tp_bytes": 4, "dp_bytes": 4},
                                    {"boards": [1,0,2,4], "tp_bytes": 4, "dp_bytes": 4}]})").find("already belongs"), std::string::npos);
-  EXPECT_NE(error_of(R"({"jobs": [{"boards": [3,0,2,4], "tp_bytes": 4, "dp_bytes": 4}]})").find("do not fit"), std::string::npos);
-  EXPECT_NE(error_of(R"({"jobs": [{"boards": [0,0,1,1], "tp_bytes": 6, "dp_bytes": 4}]})").find("multiples of 4"), std::string::npos);
+  EXPECT_NE(error_of(R"({"jobs": [{"boards": [3,0,2,4], "tp_bytes": 4, "dp_bytes": 4}]})").find("boards[2] (H): must be an integer in 1..1"), std::string::npos);
+  EXPECT_NE(error_of(R"({"jobs": [{"boards": [0,0,1,1], "tp_bytes": 6, "dp_bytes": 4}]})").find("tp_bytes: must be a multiple of 4"), std::string::npos);
   EXPECT_NE(error_of(R"({"jobs": [{"boards": [0,0,1,1], "dp_bytes": 4}]})").find("tp_bytes"), std::string::npos);
   EXPECT_NE(error_of(R"({"jobs": [{"boards": [0,0,1,1], "tp_bytes": 4, "dp_bytes": 4, "tp_algo": "star"}]})").find("ring, biring"), std::string::npos);
   EXPECT_NE(error_of(R"({"jobs": []})").find("non-empty"), std::string::npos);

@@ -1,7 +1,12 @@
 // Bad configurations give an error naming the field and the allowed values.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "sysc/system/system_config.h"
+#include "sysc/util/input_file.h"
 #include "tests/util/system_test_util.h"
 
 namespace hxemu::test {
@@ -89,6 +94,63 @@ TEST(Config, MissingFileIsAClearError) {
   } catch (const sysc::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.json"), std::string::npos);
   }
+}
+
+std::string override_error(const std::string& set) {
+  try {
+    sysc::parse_system_config(kGood, "test.json", {set});
+  } catch (const sysc::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, NonFiniteAndHugeNumbersNameTheFieldAndTheRange) {
+  const std::pair<const char*, std::vector<std::string>> cases[] = {
+      {"clock_ghz=1e400", {"clock_ghz", "0.001..100", "1e400"}},
+      {"clock_ghz=-1e400", {"clock_ghz", "0.001..100"}},
+      {"clock_ghz=nan", {"clock_ghz", "0.001..100"}},
+      {"clock_ghz=inf", {"clock_ghz", "0.001..100"}},
+      {"clock_ghz=1e-400", {"clock_ghz", "0.001..100"}},
+      {"flit_bits=1e400", {"flit_bits", "32..4096"}},
+      {"flit_bits=256.5", {"flit_bits", "integer"}},
+      {"max_packet_flits=99999999999999999999999", {"max_packet_flits", "2..64"}},
+      {"max_packet_flits=18446744073709551615", {"max_packet_flits", "2..64", "18446744073709551615"}},
+      {"router.buffer_depth=4294967304", {"router.buffer_depth", "4294967304"}},
+      {"links.cable_latency=-9223372036854775808", {"links.cable_latency", "0..1000"}},
+  };
+  for (const auto& [set, wants] : cases) {
+    const std::string err = override_error(set);
+    ASSERT_NE(err, "") << "accepted --set " << set;
+    for (const auto& want : wants) {
+      EXPECT_NE(err.find(want), std::string::npos) << "--set " << set << ": \"" << err << "\" lacks \"" << want << "\"";
+    }
+  }
+  // In the file itself: the JSON library cannot hold 1e400; the error names the field.
+  const std::string err = error_of(R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2},
+      "grid": {"rows": 2, "cols": 2}, "links": {"board_latency": 1, "cable_latency": 1e400}})");
+  EXPECT_NE(err.find("links.cable_latency"), std::string::npos) << err;
+  EXPECT_NE(err.find("test.json"), std::string::npos) << err;
+  const std::string top = error_of(R"({"topology": "hxmesh", "clock_ghz": -1e999})");
+  EXPECT_NE(top.find("'clock_ghz'"), std::string::npos) << top;
+}
+
+TEST(Config, DevicesFoldersAndOversizedFilesAreRefused) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"/dev/zero", "not a regular file"},
+      {"/tmp", "directory"},
+      {"/nonexistent/x.json", "No such file"},
+  };
+  for (const auto& [path, want] : cases) {
+    try {
+      sysc::load_system_config(path);
+      FAIL() << path;
+    } catch (const sysc::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(sysc::read_input_file("/dev/zero", "x", 1024), sysc::InputFileError);
 }
 
 TEST(Config, EveryShippedConfigParses) {
