@@ -273,9 +273,14 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     case RequestKind::kRead:
     case RequestKind::kPut:
     case RequestKind::kReduce:
-    case RequestKind::kCopy: break;
+    case RequestKind::kCopy: return node_request(c, *spec, req);
   }
+  return error(ErrorCode::kInternal, "request \"" + name + "\" not dispatched");
+}
 
+// write, read, put, reduce and copy: what the attached node's host does.
+json RemoteMachine::node_request(Client& c, const RequestSpec& spec, const json& req) {
+  const std::string name = spec.name;
   Node& n = *nodes_[c.node];
   sysc::HostMemory& mem = n.engine->memory();
   const std::uint64_t mem_bytes = mem.size();
@@ -302,7 +307,7 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     return op;
   };
 
-  if (spec->kind == RequestKind::kWrite) {
+  if (spec.kind == RequestKind::kWrite) {
     const std::uint64_t addr = get_uint(req, "addr", 0xFFFFFFFFu);
     const std::string data = get_string(req, "data");
     std::vector<std::uint8_t> bytes;
@@ -313,7 +318,7 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     r["bytes"] = bytes.size();
     return r;
   }
-  if (spec->kind == RequestKind::kRead) {
+  if (spec.kind == RequestKind::kRead) {
     const std::uint64_t addr = get_uint(req, "addr", 0xFFFFFFFFu);
     const std::uint64_t len = get_uint(req, "len", std::numeric_limits<std::uint64_t>::max());
     if (len > opt_.max_read) {
@@ -327,7 +332,7 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     r["data"] = base64_encode(bytes.data(), bytes.size());
     return r;
   }
-  if (spec->kind == RequestKind::kPut) {
+  if (spec.kind == RequestKind::kPut) {
     const int rail = get_rail();
     const std::uint64_t peer = get_uint(req, "peer", std::numeric_limits<std::uint32_t>::max());
     if (peer >= static_cast<std::uint64_t>(sys_->nodes())) {
@@ -349,7 +354,7 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     r["op"] = op;
     return r;
   }
-  if (spec->kind == RequestKind::kReduce || spec->kind == RequestKind::kCopy) {
+  if (spec.kind == RequestKind::kReduce || spec.kind == RequestKind::kCopy) {
     const int rail = get_rail();
     const std::uint64_t dst = get_uint(req, "dst", 0xFFFFFFFFu);
     const std::uint64_t src = get_uint(req, "src", 0xFFFFFFFFu);
@@ -357,7 +362,7 @@ std::optional<json> RemoteMachine::dispatch(ClientId id, Client& c, const json& 
     check_range((name + " source").c_str(), src, len);
     check_range((name + " destination").c_str(), dst, len);
     EngineJob job;
-    job.kind = spec->kind == RequestKind::kReduce ? OpKind::kReduce : OpKind::kCopy;
+    job.kind = spec.kind == RequestKind::kReduce ? OpKind::kReduce : OpKind::kCopy;
     if (job.kind == OpKind::kReduce) {
       if (len % 4 != 0) throw ArgError("reduce length " + std::to_string(len) + " is not a multiple of 4 bytes");
       const std::string type = req.contains("dtype") ? get_string(req, "dtype") : "int32";

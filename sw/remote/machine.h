@@ -102,6 +102,7 @@ class RemoteMachine {
   json error(ErrorCode code, const std::string& message) const;
   json ok() const;
   std::optional<json> dispatch(ClientId id, Client& c, const json& req, const std::string& name, const json& echo);
+  json node_request(Client& c, const RequestSpec& spec, const json& req);
   json hello(Client& c, const json& req);
   json attach(ClientId id, Client& c, const json& req);
   json system_json() const;

@@ -90,7 +90,18 @@ class Server::Session : public std::enable_shared_from_this<Session> {
   // although it could): the client is waiting for the server, not idle. Requests held back only
   // because the client does not read its replies do not count.
   bool owed() const { return parked_ || (!lines_.empty() && !output_full()); }
-  std::optional<Clock::time_point> holding_since;   // since when it holds the clock (the sweep's view)
+  // Whether the client has held the clock for `limit` since its last request; `holds`: whether it
+  // holds it now (the sweep's view, so the start is known to within one sweep).
+  bool held_too_long(bool holds, Clock::time_point now, Clock::duration limit) {
+    if (!holds) {
+      holding_since_.reset();
+      return false;
+    }
+    if (!holding_since_) holding_since_ = now;
+    if (now - std::max(*holding_since_, last_active_) < limit) return false;
+    holding_since_.reset();
+    return true;
+  }
 
  private:
   // A request line read and not handled yet, or the place of one that was too long.
@@ -277,6 +288,7 @@ class Server::Session : public std::enable_shared_from_this<Session> {
   std::deque<std::string> out_;
   std::size_t out_bytes_ = 0;
   Clock::time_point accepted_, last_active_;
+  std::optional<Clock::time_point> holding_since_;
   bool reading_ = false, writing_ = false, skipping_ = false, parked_ = false, closed_ = false, eof_ = false;
   bool process_posted_ = false;
 };
@@ -436,14 +448,9 @@ void Server::sweep() {
                                machine_->now()));
       continue;
     }
-    if (opt_.hold_timeout.count() <= 0 || !std::binary_search(holders.begin(), holders.end(), id)) {
-      s->holding_since.reset();
-      continue;
-    }
-    if (!s->holding_since) s->holding_since = now;
-    if (now - std::max(*s->holding_since, s->last_active()) >= opt_.hold_timeout) {
+    const bool holds = opt_.hold_timeout.count() > 0 && std::binary_search(holders.begin(), holders.end(), id);
+    if (s->held_too_long(holds, now, opt_.hold_timeout)) {
       ++hold_detached_;
-      s->holding_since.reset();
       machine_->force_detach(id, "this client's node was detached: attached, it neither waited nor sent a request "
                                  "for the server's hold_timeout (" + ms_text(opt_.hold_timeout) +
                                  ") while other clients waited, holding simulated time still for them; this "
