@@ -15,6 +15,7 @@
 
 #include "sw/remote/client.h"
 #include "app/cli/commands.h"
+#include "app/cli/option_checks.h"
 
 namespace hxemu::cli {
 
@@ -185,8 +186,10 @@ void add_client(CLI::App& app, Action& action) {
   sub->add_option("--timeout", o->timeout, "seconds to wait for each reply")->check(CLI::Range(0.1, 86400.0));
   sub->add_option("--rail", o->rail, "put: the rail (NIC) to use")->check(CLI::Range(0, 3));
   sub->add_option("--tag", o->tag, "put: the message tag")->check(CLI::Range(0, 65535));
-  sub->add_option("--src-addr", o->src_addr, "put: source address in the sender's host memory");
-  sub->add_option("--dst-addr", o->dst_addr, "put: destination address in the receiver's host memory");
+  sub->add_option("--src-addr", o->src_addr, "put: source address in the sender's host memory")
+      ->check(unsigned_integer());
+  sub->add_option("--dst-addr", o->dst_addr, "put: destination address in the receiver's host memory")
+      ->check(unsigned_integer());
   sub->add_option("request", o->words,
                   "hello | stats [NODE] | put SRC DST BYTES | read NODE ADDR LEN | write NODE ADDR HEX | "
                   "wait NODE CYCLES | raw JSON...");

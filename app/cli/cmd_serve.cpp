@@ -15,6 +15,7 @@
 #include "sysc/util/parse_number.h"
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
+#include "app/cli/option_checks.h"
 
 namespace hxemu::cli {
 
@@ -141,7 +142,7 @@ void add_serve(CLI::App& app, Action& action) {
   sub->add_option("--memory-latency", o->memory_latency, "host-memory read latency, cycles")->check(CLI::Range(1, 1000));
   sub->add_option("--reduce-cost", o->reduce_cost,
                   "host reduction cost in cycles per byte (default: the memory port, 8/flit_bits)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(finite_range(0.0, 1000.0));
   sub->add_option("--handshake-timeout", o->handshake_timeout,
                   "seconds a connection has to complete hello before it is closed; 0: none")
       ->capture_default_str()
