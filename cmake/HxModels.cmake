@@ -5,14 +5,35 @@
 # hx_add_model(<prefix> TOP <module> PARAMS <name=value>...)
 #   verilates <module> with the given parameter overrides into class <prefix>.
 
+#
+# HX_RTL_ASSERT (default ON) verilates every model with the RTL's assertions (rtl/common/hx_assert.svh:
+# --assert and HX_ASSERT defined). HX_VERILATOR_ARGS are the arguments every model of the build is
+# verilated with; a test that verilates a model of its own uses them too.
+
 find_package(verilator REQUIRED HINTS /usr/share/verilator)
+
+option(HX_RTL_ASSERT "verilate the models with the RTL assertions (rtl/common/hx_assert.svh)" ON)
 
 set(HX_RTL_DIR ${PROJECT_SOURCE_DIR}/rtl)
 file(GLOB_RECURSE HX_RTL_SOURCES CONFIGURE_DEPENDS ${HX_RTL_DIR}/*.sv)
 file(GLOB_RECURSE HX_RTL_HEADERS CONFIGURE_DEPENDS ${HX_RTL_DIR}/*.svh)
 
+set(HX_VERILATOR_ARGS -Wall -O3 --x-assign fast --x-initial fast)
+if(HX_RTL_ASSERT)
+  list(APPEND HX_VERILATOR_ARGS --assert -DHX_ASSERT)
+endif()
+
 add_library(hx_models STATIC)
 set_target_properties(hx_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# The one VerilatedContext and the C++ end of the assertions (hx_rtl_assert_failed, which every
+# model with assertions calls): it belongs wherever a model is linked.
+target_sources(hx_models PRIVATE ${PROJECT_SOURCE_DIR}/sysc/blocks/verilated_context.cpp)
+set_source_files_properties(${PROJECT_SOURCE_DIR}/sysc/blocks/verilated_context.cpp
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+target_include_directories(hx_models PRIVATE ${PROJECT_SOURCE_DIR})
+if(HX_RTL_ASSERT)
+  target_compile_definitions(hx_models PRIVATE HX_RTL_ASSERT=1)
+endif()
 
 function(hx_add_model prefix)
   cmake_parse_arguments(M "" "TOP" "PARAMS" ${ARGN})
@@ -25,6 +46,6 @@ function(hx_add_model prefix)
     TOP_MODULE ${M_TOP}
     SOURCES ${HX_RTL_SOURCES}
     INCLUDE_DIRS ${HX_RTL_DIR}/common
-    VERILATOR_ARGS -Wall -O3 --x-assign fast --x-initial fast ${gflags})
+    VERILATOR_ARGS ${HX_VERILATOR_ARGS} ${gflags})
   set_property(GLOBAL APPEND PROPERTY HX_MODEL_PREFIXES ${prefix})
 endfunction()

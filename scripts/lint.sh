@@ -1,6 +1,9 @@
 #!/bin/sh
 # Check every RTL top (scripts/rtl-tops.txt) with all three tools hxemu's RTL must satisfy:
 #   Verilator --lint-only -Wall, Icarus (iverilog -g2012) elaboration, Yosys parse + hierarchy.
+# Verilator checks each top twice: as Icarus and Yosys see it, and with the assertions the model
+# build verilates (--assert -DHX_ASSERT, rtl/common/hx_assert.svh), so the assertion code is lint
+# clean too. Icarus and Yosys never see HX_ASSERT.
 # Usage: scripts/lint.sh [--no-yosys]. Exits non-zero on the first tool that complains.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,10 +18,12 @@ grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | while read -r top params; do
     vflags="$vflags -G$p"; iflags="$iflags -P$top.$p"
     yparams="$yparams -set ${p%%=*} ${p#*=}"
   done
-  # shellcheck disable=SC2086
-  if ! out=$(verilator --lint-only -Wall -Irtl/common --top-module "$top" $vflags $SRCS 2>&1); then
-    echo "$out"; echo "lint: verilator FAILED on $top"; exit 1
-  fi
+  for aflags in "" "--assert -DHX_ASSERT"; do
+    # shellcheck disable=SC2086
+    if ! out=$(verilator --lint-only -Wall $aflags -Irtl/common --top-module "$top" $vflags $SRCS 2>&1); then
+      echo "$out"; echo "lint: verilator ${aflags:+($aflags) }FAILED on $top"; exit 1
+    fi
+  done
   # shellcheck disable=SC2086
   if ! out=$(iverilog -g2012 -Irtl/common -s "$top" $iflags -o "$tmp/a.vvp" $SRCS 2>&1) || [ -n "$out" ]; then
     echo "$out"; echo "lint: iverilog FAILED on $top"; exit 1

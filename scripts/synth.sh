@@ -1,6 +1,8 @@
 #!/bin/sh
 # Synthesize the RTL tops of scripts/synth-tops.txt with Yosys' generic `synth` and print its cell
 # count: a technology-independent size estimate (gates and flip-flops), not an area in um^2.
+# HX_ASSERT stays undefined: the RTL's assertion sections (rtl/common/hx_assert.svh) are not
+# synthesized.
 set -eu
 cd "$(dirname "$0")/.."
 SRCS=$(find rtl -name '*.sv' | sort | tr '\n' ' ')

@@ -40,4 +40,24 @@ module hx_credit_counter #(
   assign avail_o = (count_q != '0);
   assign full_o  = (count_q == init_i);
   assign err_o   = err_q;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  logic [CW-1:0] init_at_reset_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      init_at_reset_q <= init_i;
+    end else begin
+      assert (32'(init_i) <= DEPTH) else hx_rtl_assert_failed($sformatf(
+        "%m: credit counter: init_i %0d above DEPTH %0d", init_i, DEPTH));
+      assert (init_i == init_at_reset_q) else hx_rtl_assert_failed($sformatf(
+        "%m: credit counter: init_i changed out of reset (%0d, was %0d)", init_i, init_at_reset_q));
+      assert (!(dec_i && !inc_i && count_q == '0)) else hx_rtl_assert_failed($sformatf(
+        "%m: credit counter below zero: a flit sent with no credit"));
+      assert (!(inc_i && !dec_i && count_q == init_i)) else hx_rtl_assert_failed($sformatf(
+        "%m: credit counter above its depth: a credit returned with all %0d home", init_i));
+    end
+  end
+`endif
 endmodule

@@ -1,9 +1,9 @@
 // hx_fifo -- synchronous first-word-fall-through FIFO of DEPTH entries of W bits.
 //
 // Promise: data_o is the oldest entry whenever empty_o is low (read it and pop in the same cycle).
-// A push and a pop may happen in the same cycle, also when the FIFO is full (the pop makes room) or
-// empty (then the pop is ignored and the pushed entry is at the front in the next cycle). A push into
-// a full FIFO without a pop is dropped: callers check full_o (or count_o) first. Every output is a
+// A push and a pop may happen in the same cycle, also when the FIFO is full (the pop makes room).
+// Callers never push into a full FIFO without a pop (such a push is dropped) and never pop an empty
+// one (such a pop is ignored): they check full_o / empty_o (or count_o) first. Every output is a
 // function of registers only (no path from push_i / pop_i / data_i to an output), so an output of
 // this FIFO may drive a block output directly.
 module hx_fifo #(
@@ -55,4 +55,17 @@ module hx_fifo #(
   assign empty_o = (count_q == '0);
   assign full_o  = (32'(count_q) == DEPTH);
   assign count_o = count_q;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!(push_i && full_o && !pop_i)) else hx_rtl_assert_failed($sformatf(
+        "%m: FIFO overflow: push into a full FIFO (%0d entries) without a pop", DEPTH));
+      assert (!(pop_i && empty_o)) else hx_rtl_assert_failed($sformatf(
+        "%m: FIFO underflow: pop of an empty FIFO"));
+    end
+  end
+`endif
 endmodule

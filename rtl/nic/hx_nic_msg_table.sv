@@ -212,4 +212,30 @@ module hx_nic_msg_table #(
   assign cpl_len_o  = len_q[tgt];
   assign freed_o    = deliver;
   assign quiet_o    = !ce_busy_q && !cand_any;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      // lookup: one entry per message
+      assert (!lk_valid_i || $onehot0(hit_vec)) else hx_rtl_assert_failed($sformatf(
+        "%m: message (src %0d, seq %0d) holds entries %b", lk_src_i, lk_seq_i, hit_vec));
+      // landing: on an allocated entry that still waits for bytes, never past the message length
+      assert (!land_valid_i || (valid_q[land_entry_i] && !done_q[land_entry_i]
+                                && land_cnt <= len_q[land_entry_i]))
+        else hx_rtl_assert_failed($sformatf(
+          "%m: %0d bytes landed for entry %0d (allocated %0d, done %0d, %0d of %0d bytes before)",
+          land_bytes_i, land_entry_i, valid_q[land_entry_i], done_q[land_entry_i],
+          cnt_q[land_entry_i], len_q[land_entry_i]));
+      // completion: with room, of a done message, in posted order
+      assert (!cpl_push_o || cpl_room_i) else hx_rtl_assert_failed($sformatf(
+        "%m: completion pushed with no room"));
+      assert (!cpl_push_o || (valid_q[tgt] && done_q[tgt] && seq_q[tgt] == exp_seq))
+        else hx_rtl_assert_failed($sformatf(
+          "%m: completion of entry %0d (src %0d seq %0d, allocated %0d, done %0d), expected seq %0d",
+          tgt, src_q[tgt], seq_q[tgt], valid_q[tgt], done_q[tgt], exp_seq));
+    end
+  end
+`endif
 endmodule

@@ -273,7 +273,7 @@ module hx_nic_rx #(
     .rst_i   (rst_i),
     .push_i  (cpl_push),
     .data_i  ({cpl_len, cpl_tag, cpl_src}),
-    .pop_i   (rxc_ready_i),
+    .pop_i   (rxc_ready_i && !rxc_empty),
     .data_o  (rxc_out),
     .empty_o (rxc_empty),
     .full_o  (rxc_full),
@@ -337,4 +337,24 @@ module hx_nic_rx #(
 
   logic unused_rx;
   assign unused_rx = ^{wq_count, rxc_count, grant};
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+  // Buffers, queues and the message table check their own promises; here, what per-VC reassembly
+  // relies on: packets arrive whole on each VC (a head opens it, its tail closes it).
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  logic [V-1:0] open_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      open_q <= '0;
+    end else begin
+      if (in_valid_i) open_q[in_vc_i] <= !in_tail_i;
+      assert (!(in_valid_i && in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
+        "%m: packets interleave on ejection VC %0d: a head arrived before the open packet's tail",
+        in_vc_i));
+      assert (!(in_valid_i && !in_head_i && !open_q[in_vc_i])) else hx_rtl_assert_failed(
+        $sformatf("%m: body or tail flit on ejection VC %0d with no packet open", in_vc_i));
+    end
+  end
+`endif
 endmodule

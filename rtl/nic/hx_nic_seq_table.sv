@@ -34,4 +34,16 @@ module hx_nic_seq_table #(
   end
 
   assign rd_seq_o = written_q[rd_idx_i] ? seq_mem[rd_idx_i] : 16'd0;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+  // The read is combinational and only meaningful when the caller uses it; a write names an entry.
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!wr_i || 32'(wr_idx_i) < NODES) else hx_rtl_assert_failed($sformatf(
+        "%m: sequence table write to entry %0d of %0d", wr_idx_i, NODES));
+    end
+  end
+`endif
 endmodule

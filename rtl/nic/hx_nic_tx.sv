@@ -384,7 +384,7 @@ module hx_nic_tx #(
     .rst_i   (rst_i),
     .push_i  (msg_done),
     .data_i  ({m_dst_q, m_tag_q}),
-    .pop_i   (txc_ready_i),
+    .pop_i   (txc_ready_i && !txc_empty),
     .data_o  (txc_out),
     .empty_o (txc_empty),
     .full_o  (txc_full),
@@ -415,4 +415,17 @@ module hx_nic_tx #(
 
   logic unused_tx;
   assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle};
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+  // Queues, the injection VC's credits and ownership check themselves (hx_fifo, hx_output_unit);
+  // here, the DMA read protocol error_o also reports.
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!(rd_resp_valid_i && rd_out_q == '0)) else hx_rtl_assert_failed($sformatf(
+        "%m: DMA read response with no request open"));
+    end
+  end
+`endif
 endmodule

@@ -109,4 +109,32 @@ module hx_input_unit #(
 
   assign credit_valid_o = credit_valid_q;
   assign credit_vc_o    = credit_vc_q;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  // Packets arrive whole on each VC: a head opens VC v, its tail closes it; nothing else may start
+  // on v in between (the upstream output VC is owned by one packet at a time).
+  logic [V-1:0] open_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      open_q <= '0;
+    end else begin
+      if (in_valid_i) open_q[in_vc_i] <= !in_tail_i;
+      assert (!(in_valid_i && in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
+        "%m: packets interleave on input VC %0d: a head arrived before the open packet's tail",
+        in_vc_i));
+      assert (!(in_valid_i && !in_head_i && !open_q[in_vc_i])) else hx_rtl_assert_failed(
+        $sformatf("%m: body or tail flit on input VC %0d with no packet open", in_vc_i));
+      // The allocators move a head only from an idle VC and a body or tail only from the VC that
+      // owns an output VC.
+      assert (!(grant_i && front_meta[32'(sel_vc_i)*MW] && active_q[sel_vc_i]))
+        else hx_rtl_assert_failed($sformatf(
+          "%m: VC %0d granted a head while its packet holds an output VC", sel_vc_i));
+      assert (!(grant_i && !front_meta[32'(sel_vc_i)*MW] && !active_q[sel_vc_i]))
+        else hx_rtl_assert_failed($sformatf(
+          "%m: VC %0d granted a body or tail flit while it holds no output VC", sel_vc_i));
+    end
+  end
+`endif
 endmodule

@@ -100,4 +100,24 @@ module hx_output_unit #(
   // Depths above DDOWN cannot be counted; the upper bits only exist to keep the port 8 bits wide.
   logic unused_depth;
   assign unused_depth = ^depth_i;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (32'(depth_i) <= DDOWN) else hx_rtl_assert_failed($sformatf(
+        "%m: downstream depth %0d above the %0d credits the counters hold", depth_i, DDOWN));
+      assert (!send_i || 32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+        "%m: flit sent on VC %0d of %0d", send_vc_i, V));
+      assert (!send_i || has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(
+        "%m: flit sent on output VC %0d without a credit", send_vc_i));
+      assert (!(send_i && send_head_i && owned_q[send_vc_i])) else hx_rtl_assert_failed($sformatf(
+        "%m: packets interleave on output VC %0d: a head sent while another packet owns it",
+        send_vc_i));
+      assert (!(send_i && !send_head_i && !owned_q[send_vc_i])) else hx_rtl_assert_failed(
+        $sformatf("%m: body or tail flit sent on output VC %0d that no packet owns", send_vc_i));
+    end
+  end
+`endif
 endmodule

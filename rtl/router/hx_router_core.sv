@@ -294,4 +294,33 @@ module hx_router_core #(
   // skips an idle block's clock edges.
   assign drained_o = (in_empty == '1) && (out_idle == '1);
   assign error_o   = error_q;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+  // The units check their own promises; here, what the route computers hand the core: a head's
+  // output port exists and its VC class has VCs (else the head could never leave).
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  // Inputs whose arriving head is routed to a port that does not exist / to a class without VCs.
+  function automatic [P-1:0] heads_to_no_port();
+    for (int p = 0; p < P; p++) begin
+      heads_to_no_port[p] = in_valid_i[p] && in_head_i[p] && 32'(rt_port_i[p*PW +: PW]) >= P;
+    end
+  endfunction
+  function automatic [P-1:0] heads_to_no_vc();
+    for (int p = 0; p < P; p++) begin
+      heads_to_no_vc[p] = in_valid_i[p] && in_head_i[p]
+                          && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0;
+    end
+  endfunction
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (heads_to_no_port() == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: heads on inputs %b (bit p: input p) routed to a port that does not exist",
+        heads_to_no_port()));
+      assert (heads_to_no_vc() == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: heads on inputs %b (bit p: input p) routed to a VC class that has no VC",
+        heads_to_no_vc()));
+    end
+  end
+`endif
 endmodule

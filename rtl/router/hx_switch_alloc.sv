@@ -73,4 +73,33 @@ module hx_switch_alloc #(
       in_win_o = in_win_o | out_grant[o];
     end
   end
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+  // One grant per output is the output arbiter's own promise (hx_arb_rr); here: no input wins two
+  // outputs, and a winner is an input VC that asked.
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  function automatic [P-1:0] won_twice();
+    logic [P-1:0] seen;
+    seen = '0;
+    won_twice = '0;
+    for (int o = 0; o < P; o++) begin
+      won_twice = won_twice | (seen & out_grant[o]);
+      seen = seen | out_grant[o];
+    end
+  endfunction
+  function automatic [P-1:0] won_unasked();
+    for (int p = 0; p < P; p++) begin
+      won_unasked[p] = in_win_o[p] && !req_i[p*V + 32'(in_vc_o[p*VW +: VW])];
+    end
+  endfunction
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (won_twice() == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: inputs %b (bit p: input p) won two outputs in one cycle", won_twice()));
+      assert (won_unasked() == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: inputs %b (bit p: input p) won with a VC that did not ask", won_unasked()));
+    end
+  end
+`endif
 endmodule

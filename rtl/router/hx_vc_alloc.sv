@@ -29,4 +29,15 @@ module hx_vc_alloc #(
   );
   logic unused_grant;
   assign unused_grant = ^grant;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!alloc_i || ok_o) else hx_rtl_assert_failed($sformatf(
+        "%m: VC allocation with no candidate (no VC of the class free with a credit)"));
+    end
+  end
+`endif
 endmodule

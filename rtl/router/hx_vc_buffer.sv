@@ -6,7 +6,8 @@
 // payload is read for one VC per cycle only (the one the switch allocator looks at), which keeps
 // the per-cycle work of a simulation proportional to ports, not ports x VCs.
 // A write into a full VC is a credit-protocol violation by the sender: it is dropped and
-// overflow_o latches high, so tests and the emulator can report it.
+// overflow_o latches high, so tests and the emulator can report it. The reader only dequeues a VC
+// whose front_valid_o is high.
 module hx_vc_buffer #(
   parameter int V  = 2,
   parameter int D  = 8,
@@ -89,4 +90,20 @@ module hx_vc_buffer #(
     end
   end
   assign overflow_o = overflow_q;
+
+  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
+`ifdef HX_ASSERT
+  `include "hx_assert.svh"
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+        "%m: flit written on VC %0d of %0d", wr_vc_i, V));
+      assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(
+        "%m: VC buffer overflow: flit written into full VC %0d (%0d slots), sent without a credit",
+        wr_vc_i, D));
+      assert (!deq_i || (32'(deq_vc_i) < V && count_q[deq_vc_i] != '0)) else hx_rtl_assert_failed(
+        $sformatf("%m: VC buffer underflow: dequeue from empty VC %0d", deq_vc_i));
+    end
+  end
+`endif
 endmodule

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nic_bench.h"
+#include "sysc/blocks/verilated_context.h"
 #include "sysc/fabric/coord_word.h"
 
 namespace hxemu::nictest {
@@ -527,6 +528,11 @@ TEST(NicErrors, ExtraCreditSetsStickyError) {
   EXPECT_TRUE(a.nic().error());
   for (int i = 0; i < 5; ++i) a.nic().tick();
   EXPECT_TRUE(a.nic().error());
+  // The RTL assertion on the same promise fired, once (rtl/common/hx_credit_counter.sv).
+  const std::vector<std::string> want{
+      "TOP.hx_nic.u_tx.u_out.gen_vc[1].u_credits: credit counter above its depth: a credit "
+      "returned with all 4 home"};
+  if (sysc::rtl_assertions_built()) EXPECT_EQ(sysc::take_rtl_assertions().messages, want);
 }
 
 TEST(NicErrors, FlitIntoFullRxBufferSetsError) {
@@ -557,6 +563,11 @@ TEST(NicErrors, FlitIntoFullRxBufferSetsError) {
   n.tick();
   n.tick();
   EXPECT_TRUE(n.error());
+  // The RTL assertion on the same promise fired, once (rtl/router/hx_vc_buffer.sv).
+  const std::vector<std::string> want{"TOP.hx_nic.u_rx.u_buf: VC buffer overflow: flit written "
+                                      "into full VC 1 (" + std::to_string(d) + " slots), sent "
+                                      "without a credit"};
+  if (sysc::rtl_assertions_built()) EXPECT_EQ(sysc::take_rtl_assertions().messages, want);
 }
 
 TEST(NicSetup, BadSetupAndUnknownVariantAreClearErrors) {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sysc/blocks/verilated_context.h"
 #include "tb/traffic/sweep.h"
 #include "tb/traffic/traffic_run.h"
 #include "traffic_test_util.h"
@@ -222,6 +223,14 @@ TEST(TrafficFaults, DroppedFlitIsCaught) {
             e.find("not delivered") != std::string::npos || e.find("lost") != std::string::npos;
   }
   EXPECT_TRUE(named) << joined(r.errors);
+  // The headless body flits break the next router's input-VC framing, an RTL assertion
+  // (rtl/router/hx_input_unit.sv) says so first.
+  const auto fired = sysc::take_rtl_assertions();
+  if (sysc::rtl_assertions_built()) {
+    ASSERT_FALSE(fired.messages.empty());
+    EXPECT_TRUE(contains(fired.messages[0], "flit on input VC 0 with no packet open"))
+        << fired.messages[0];
+  }
 }
 
 // When injection stops, the packets still queued at their sources are withdrawn: they were never
@@ -236,6 +245,7 @@ TEST(TrafficFaults, StuckReportListsOnlyOutstandingPackets) {
   const auto lines = std::count(undelivered.begin(), undelivered.end(), '\n') - 1;
   EXPECT_EQ(lines, 1) << "one packet was lost, the report lists:\n" << undelivered;
   EXPECT_FALSE(contains(undelivered, "not injected")) << "a withdrawn packet is listed as undelivered";
+  sysc::take_rtl_assertions();   // the planted fault's, checked by DroppedFlitIsCaught
 }
 
 TEST(TrafficFaults, DuplicatedPacketIsCaught) {
