@@ -74,8 +74,10 @@ void Progress::phase(std::string text) {
 }
 
 void Progress::set_work(double done, double total) {
+  if (!enabled_) return;
   work_done_ = done;
   work_total_ = total;
+  work_time_ = clock_();   // at item boundaries only, not on the hot path
 }
 
 void Progress::poll(std::uint64_t n) {
@@ -112,7 +114,9 @@ double Progress::seconds_left(std::uint64_t done, double rate, double now) const
     return static_cast<double>(total_cycles_ - done) / rate;
   }
   if (work_total_ > 0 && work_done_ > 0 && work_done_ <= work_total_) {
-    return (now - start_) * (work_total_ - work_done_) / work_done_;
+    // The pace of the work done so far, for the rest, counting down within the current item.
+    const double left = (work_time_ - start_) * (work_total_ - work_done_) / work_done_ - (now - work_time_);
+    return left > 0 ? left : 0;
   }
   return -1;
 }
@@ -128,7 +132,7 @@ void Progress::clear() {
 std::string Progress::format(const std::string& stage, std::uint64_t done, std::uint64_t total,
                              double cycles_per_second, double seconds_left) {
   std::string tail = grouped(done);
-  if (total > 0) tail += " / " + grouped(total);
+  if (total > 0 && done <= total) tail += " / " + grouped(total);   // past it: the total was an estimate
   tail += " cycles";
   if (cycles_per_second > 0) {
     tail += cycles_per_second >= 1e6 ? fmt::format(", {:.2f} M cycles/s", cycles_per_second / 1e6)

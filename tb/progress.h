@@ -38,7 +38,7 @@ class Progress {
   // it that a lower layer sets ("warm-up", "drain"); stage() clears the phase. Keeps the counts.
   void stage(std::string text);
   void phase(std::string text);
-  // Expected cycles of the whole command (0: unknown); cycles past it show no estimate.
+  // Expected cycles of the whole command (0: unknown); past it, neither it nor an estimate shows.
   void set_total_cycles(std::uint64_t total) { total_cycles_ = total; }
   // Cycles reported by cycles() are added to this (for commands made of several runs whose
   // cycle counters each start at 0).
@@ -47,7 +47,8 @@ class Progress {
     if (enabled_) next_check_ = 0;   // the caller's counter starts again
   }
   std::uint64_t cycle_base() const { return base_; }
-  // Weighted work done so far and in all, for the estimate when the total cycles are unknown.
+  // Weighted work done so far and in all, for the estimate when the total cycles are unknown:
+  // call it when an item starts; the estimate is the pace so far applied to the rest.
   void set_work(double done, double total);
 
   // The command has run `n` cycles (since the cycle base). Cheap unless an update is due.
@@ -76,7 +77,7 @@ class Progress {
   double interval_;
   std::string stage_, phase_;
   std::uint64_t base_ = 0, total_cycles_ = 0;
-  double work_done_ = 0, work_total_ = 0;
+  double work_done_ = 0, work_total_ = 0, work_time_ = 0;
   double start_ = 0, last_draw_ = -1e300;
   // The rate: cycles and time at the previous draw.
   std::uint64_t rate_cycles_ = 0;

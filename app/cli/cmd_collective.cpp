@@ -10,6 +10,8 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_progress.h"
+#include "tb/progress.h"
 #include "tb/report_io.h"
 
 namespace hxemu::cli {
@@ -24,6 +26,7 @@ struct Opts {
   double reduce_cost = 0;
   std::uint32_t chunk = 0;
   int root = 0, micro_batches = 4;
+  bool quiet = false;
 };
 
 int run(const Opts& o) {
@@ -44,6 +47,8 @@ int run(const Opts& o) {
   sc.max_bytes = sizes.back();
   sc.seed = o.seed;
   sc.harness = harness_named(o.harness);
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  sc.progress = progress_hook(progress);
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} on {} ({} communicator{} of {} ranks), {} elements, {} harness, seed {}\n", cfg.name,
              o.op, o.group, session.communicators().size(),
@@ -53,8 +58,12 @@ int run(const Opts& o) {
   CollectiveTable table(cfg, o.op);
   table.print_header();
   bool ok = true;
+  // Time left: by the bytes of the collectives still to run.
+  ItemProgress plan(progress, static_cast<double>(algos.size()) * sum_of(sizes),
+                    static_cast<int>(algos.size() * sizes.size()));
   for (const auto& algo : algos) {
     for (std::uint64_t bytes : sizes) {
+      plan.next(fmt::format("{} {} {}", o.op, algo, format_bytes(bytes)), static_cast<double>(bytes));
       sw::BuildOptions bo;
       bo.chunk_bytes = o.chunk;
       bo.root = o.root;
@@ -63,16 +72,19 @@ int run(const Opts& o) {
       try {
         r = session.run(op, algo, bytes, bo);
       } catch (const std::invalid_argument& e) {
+        progress.clear();
         if (o.algo == "all") {   // an algorithm that does not apply to this communicator
           fmt::print("  {:<17} skipped: {}\n", algo, e.what());
           break;
         }
         throw;
       }
+      progress.clear();
       table.add(r);
       ok = ok && r.ok;
     }
   }
+  progress.clear();
   table.print_summary();
   if (!o.json.empty()) {
     nlohmann::json j = table.json();
@@ -111,6 +123,7 @@ void add_collective(CLI::App& app, Action& action) {
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
   sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");
+  add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

@@ -1,12 +1,14 @@
 // hxemu jobs: several training jobs on disjoint sub-grids of boards, each against itself alone.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "sw/jobs/training_job.h"
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_progress.h"
 #include "tb/report_io.h"
 
 namespace hxemu::cli {
@@ -16,6 +18,7 @@ namespace {
 struct Opts {
   std::string config, jobs, harness = "parallel", json;
   std::vector<std::string> sets;
+  bool quiet = false;
 };
 
 int run(const Opts& o) {
@@ -25,6 +28,8 @@ int run(const Opts& o) {
   sw::SessionConfig sc;
   sc.max_bytes = sw::jobs_max_bytes(jobs);
   sc.harness = harness_named(o.harness);
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  sc.progress = progress_hook(progress);
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} training jobs (per step: tensor-parallel allreduce along rows, data-parallel "
              "along columns of each job's accelerators)\n", cfg.name, jobs.size());
@@ -33,7 +38,15 @@ int run(const Opts& o) {
                j.board_col, j.board_rows, j.board_cols, j.steps, format_bytes(j.tp_bytes), j.tp_algo,
                format_bytes(j.dp_bytes), j.dp_algo);
   }
-  const auto res = sw::run_jobs(session, jobs);
+  std::fflush(stdout);
+  // Time left by runs done: each job alone weighs 1; all together about as much as all alone
+  // (every job's blocks tick at once for about as many cycles as the longest job alone).
+  const auto res = sw::run_jobs(session, jobs, [&](const std::string& what, std::size_t i, std::size_t runs) {
+    const double alone = static_cast<double>(runs - 1);
+    progress.set_work(std::min(static_cast<double>(i), alone), 2 * alone);
+    progress.stage(fmt::format("{} ({}/{})", what, i + 1, runs));
+  });
+  progress.clear();
   fmt::print("\n{:<10} {:>6} {:>14} {:>14} {:>10} {:>8}\n", "job", "nodes", "alone (cycles)",
              "together", "slowdown", "#wrong");
   bool ok = true;
@@ -63,6 +76,7 @@ void add_jobs(CLI::App& app, Action& action) {
   sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write the results and the reproducibility stamp to FILE");
+  add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

@@ -65,7 +65,7 @@ ZeroLoadLatency measure_zero_load(const sysc::SystemConfig& sys_cfg, const Sweep
   rc.warmup = std::min<std::uint64_t>(cfg.base.warmup, 1000);
   const PacketSize sizes(cfg.base.packet_flits, sys_cfg.max_packet_flits);
   rc.measure = zero_load_window(cfg.zero_load_packets, rc.load, sys_cfg.nodes(), sizes.mean());
-  if (progress) progress->stage(fmt::format("zero-load run at load {:g}", rc.load));
+  if (progress) progress->stage(fmt::format("zero load ({:g})", rc.load));
   const TrafficRunResult r = run_traffic(sys_cfg, rc, harness, progress);
   if (!r.checks_passed) {
     throw std::runtime_error("the zero-load run at load " + fmt::format("{:g}", rc.load) +
@@ -78,6 +78,7 @@ ZeroLoadLatency measure_zero_load(const sysc::SystemConfig& sys_cfg, const Sweep
   z.model = r.zero_load_packet_latency;
   z.packets = r.packet_latency.count();
   z.cycles = rc.measure;
+  z.wall_seconds = r.wall_seconds;
   if (progress) progress->set_cycle_base(progress->cycle_base() + r.cycles);
   return z;
 }
@@ -99,7 +100,10 @@ SweepResult run_sweep(const sysc::SystemConfig& sys_cfg, const SweepConfig& cfg,
     }
     progress->set_total_cycles(progress->cycle_base() + total);
   }
-  if (cfg.zero_load_load > 0) res.zero_load = measure_zero_load(sys_cfg, cfg, harness, progress);
+  if (cfg.zero_load_load > 0) {
+    res.zero_load = measure_zero_load(sys_cfg, cfg, harness, progress);
+    res.wall_seconds += res.zero_load.wall_seconds;
+  }
   int past = -1;
   for (std::size_t i = 0; i < cfg.loads.size(); ++i) {
     TrafficRunConfig rc = cfg.base;

@@ -34,6 +34,7 @@ struct ZeroLoadLatency {
   double model = 0;                // pipeline model for the same packets
   std::uint64_t packets = 0;       // delivered measured packets
   std::uint64_t cycles = 0;        // measurement window
+  double wall_seconds = 0;
 };
 
 struct SweepResult {
@@ -44,7 +45,7 @@ struct SweepResult {
   double last_unsaturated_load = 0;
   bool reached_saturation = false;
   bool checks_passed = true;           // the checkers found no error at any point
-  double wall_seconds = 0;
+  double wall_seconds = 0;             // the zero-load run and every point
   nlohmann::json json() const;
   std::string csv() const;
 };

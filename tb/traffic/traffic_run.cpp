@@ -185,7 +185,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     return out;
   };
   const std::uint64_t drain_end = w1 + cfg.drain_limit;
-  phase("drain (limit: cycle " + std::to_string(drain_end) + ")");
+  phase("drain (limit " + std::to_string(drain_end) + ")");
   std::size_t scan_from = 0;   // records before this one are all resolved
   while (!deadlocked && ts.now() < drain_end) {
     const auto& recs = sb.records();

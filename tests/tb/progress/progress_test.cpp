@@ -85,10 +85,10 @@ TEST(Progress, TimeLeftFromTotalCyclesOrFromWork) {
   p.cycles(2000);
   ASSERT_EQ(f.writes.size(), 2u);
   EXPECT_EQ(f.writes[1], "\rsweep, warm-up: 2,000 / 10,000 cycles, 2,000 cycles/s, ~4 s left");
-  // Past the expected total: no estimate.
+  // Past the expected total: neither the total nor an estimate.
   f.now = 7.0;
   p.cycles(12000);
-  EXPECT_EQ(f.writes.back().substr(0, 33), "\rsweep, warm-up: 12,000 / 10,000 ");
+  EXPECT_EQ(f.writes.back().substr(0, 32), "\rsweep, warm-up: 12,000 cycles, ");
   EXPECT_EQ(f.writes.back().find("left"), std::string::npos);
 
   // Unknown total cycles: by the work done (10 s for 1 of 4 units: 30 s left).
@@ -100,6 +100,11 @@ TEST(Progress, TimeLeftFromTotalCyclesOrFromWork) {
   q.cycles(5000);
   ASSERT_EQ(g.writes.size(), 1u);
   EXPECT_EQ(g.writes[0], "\rallreduce: 5,000 cycles, 500 cycles/s, ~30 s left");
+  // 10 s into the next item the estimate has counted down by 10 s.
+  g.now = 20.0;
+  q.cycles(10000);
+  ASSERT_EQ(g.writes.size(), 2u);
+  EXPECT_EQ(g.writes[1], "\rallreduce: 10,000 cycles, 500 cycles/s, ~20 s left");
 }
 
 TEST(Progress, ClearErasesTheLineAndTheNextUpdateRedraws) {
