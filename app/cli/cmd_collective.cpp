@@ -20,7 +20,7 @@ namespace {
 
 struct Opts {
   std::string config, op = "allreduce", algo = "all", sizes = "64K:1M", group = "all";
-  std::string type = "int32", harness = "systemc", json, csv, plot;
+  std::string type = "int32", harness = "parallel", json, csv, plot;
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   double reduce_cost = 0;
@@ -117,8 +117,8 @@ void add_collective(CLI::App& app, Action& action) {
   sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
   sub->add_option("--seed", o->seed, "input data seed");
   sub->add_option("--harness", o->harness,
-                  "systemc (board and tree modules), plain (C++ loop) or parallel (C++, all cores; "
-                  "bit-identical results)")
+                  "parallel (C++, all cores; the default, as for run and jobs), systemc (board and "
+                  "tree modules) or plain (C++ loop); bit-identical results")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");

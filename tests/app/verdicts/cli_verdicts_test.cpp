@@ -111,6 +111,10 @@ TEST(CliHelp, ShowsDefaults) {
   const Outcome c = hxemu("collective --help");
   EXPECT_TRUE(contains(line_with(c.out, "--sizes"), "=64K:1M")) << c.out;
   EXPECT_TRUE(contains(line_with(c.out, "--op"), "=allreduce")) << c.out;
+  // collective, run and jobs all default to the parallel harness (bit-identical, faster on a
+  // machine with idle cores).
+  EXPECT_TRUE(contains(line_with(c.out, "--harness"), "=parallel")) << c.out;
+  EXPECT_TRUE(contains(line_with(hxemu("jobs --help").out, "--harness"), "=parallel"));
   const Outcome run = hxemu("run --help");
   EXPECT_TRUE(contains(line_with(run.out, "--harness"), "=parallel")) << run.out;
   EXPECT_TRUE(contains(line_with(run.out, "--sizes"), "=64K:1M")) << run.out;
