@@ -84,7 +84,7 @@ Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, s
   m.packet_latency_p99 = r.packet_latency.percentile(0.99);
   m.network_latency_mean = r.network_latency.mean();
   m.measured_packets = r.measured_packets;
-  m.clean = r.clean;
+  m.clean = r.checks_passed;
   for (const auto& e : r.errors) m.errors += (m.errors.empty() ? "" : "; ") + e;
 
   // Every figure of the report (throughput, latency distributions, per-link utilisation, stalls,

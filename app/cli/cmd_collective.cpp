@@ -8,6 +8,8 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_progress.h"
+#include "tb/progress.h"
 #include "tb/report_io.h"
 
 namespace hxemu::cli {
@@ -16,13 +18,14 @@ namespace {
 
 struct Opts {
   std::string config, op = "allreduce", algo = "all", sizes = "64K:1M", group = "all";
-  std::string type = "int32", harness = "systemc", json, csv, plot;
+  std::string type = "int32", harness = "parallel", json, csv, plot;
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   double reduce_cost = 0;
   std::uint32_t chunk = 0;
   int root = 0, micro_batches = 4;
   bool root_given = false, micro_batches_given = false;
+  bool quiet = false;
 };
 
 // The algorithms --algo names, in order, each once ("all": the whole table of the op).
@@ -75,6 +78,8 @@ int run(const Opts& o) {
   const auto need = sw::estimate_session_memory(cfg, sc, o.chunk);
   check_memory("--sizes " + o.sizes + (o.chunk ? " with --chunk " + std::to_string(o.chunk) : ""), need.total(),
                need.detail());
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  sc.progress = progress_hook(progress);
   sw::CollectiveSession session(cfg, sc);
   const auto& comms = session.communicators();
   if (op == sw::CollectiveOp::kBroadcast) {
@@ -101,21 +106,28 @@ int run(const Opts& o) {
   CollectiveTable table(cfg, o.op);
   table.print_header();
   bool ok = true;
+  // Time left: by the bytes of the collectives still to run.
+  ItemProgress plan(progress, static_cast<double>(algos.size()) * sum_of(sizes),
+                    static_cast<int>(algos.size() * sizes.size()));
   for (std::size_t i = 0; i < algos.size(); ++i) {
     if (!skip[i].empty()) {   // --algo all: an algorithm that does not apply to this communicator
+      progress.clear();
       fmt::print("  {:<17} skipped: {}\n", algos[i]->name, skip[i]);
       continue;
     }
     for (std::uint64_t bytes : sizes) {
+      plan.next(fmt::format("{} {} {}", o.op, algos[i]->name, format_bytes(bytes)), static_cast<double>(bytes));
       sw::BuildOptions bo;
       bo.chunk_bytes = o.chunk;
       bo.root = o.root;
       bo.micro_batches = o.micro_batches;
       const auto r = session.run(op, algos[i]->name, bytes, bo);
+      progress.clear();
       table.add(r);
       ok = ok && r.ok;
     }
   }
+  progress.clear();
   table.print_summary();
   if (!o.json.empty()) {
     nlohmann::json j = table.json();
@@ -149,13 +161,14 @@ void add_collective(CLI::App& app, Action& action) {
   auto* micro = sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
   add_seed_option(sub, o->seed, "input data seed");
   sub->add_option("--harness", o->harness,
-                  "systemc (board and tree modules), plain (C++ loop) or parallel (C++, all cores; "
-                  "bit-identical results)")
+                  "parallel (C++, all cores; the default, as for run and jobs), systemc (board and "
+                  "tree modules) or plain (C++ loop); bit-identical results")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
   sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");
   sub->footer("Algorithms of each --op (reports use the first name):\n" + sw::algorithms_help());
+  add_quiet_option(sub, o->quiet);
   sub->callback([o, root, micro, &action] {
     o->root_given = root->count() > 0;
     o->micro_batches_given = micro->count() > 0;

@@ -8,6 +8,7 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_progress.h"
 #include "tb/report_io.h"
 
 namespace hxemu::cli {
@@ -17,6 +18,7 @@ namespace {
 struct Opts {
   std::string config, jobs, harness = "parallel", json;
   std::vector<std::string> sets;
+  bool quiet = false;
 };
 
 int run(const Opts& o) {
@@ -33,6 +35,8 @@ int run(const Opts& o) {
   const auto need = sw::estimate_session_memory(cfg, sc, 0, 2 * most_steps);
   check_memory("--jobs " + o.jobs + " (its largest tp_bytes/dp_bytes, " + format_bytes(sc.max_bytes) + ")",
                need.total(), need.detail());
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  sc.progress = progress_hook(progress);
   sw::CollectiveSession session(cfg, sc);
   fmt::print("{}: {} training jobs (per step: tensor-parallel allreduce along rows, data-parallel "
              "along columns of each job's accelerators)\n", cfg.name, jobs.size());
@@ -41,7 +45,15 @@ int run(const Opts& o) {
                j.board_col, j.board_rows, j.board_cols, j.steps, format_bytes(j.tp_bytes), j.tp_algo,
                format_bytes(j.dp_bytes), j.dp_algo);
   }
-  const auto res = sw::run_jobs(session, jobs);
+  std::fflush(stdout);
+  // Time left by runs done: each job alone weighs 1; all together about as much as all alone
+  // (every job's blocks tick at once for about as many cycles as the longest job alone).
+  const auto res = sw::run_jobs(session, jobs, [&](const std::string& what, std::size_t i, std::size_t runs) {
+    const double alone = static_cast<double>(runs - 1);
+    progress.set_work(std::min(static_cast<double>(i), alone), 2 * alone);
+    progress.stage(fmt::format("{} ({}/{})", what, i + 1, runs));
+  });
+  progress.clear();
   fmt::print("\n{:<10} {:>6} {:>14} {:>14} {:>10} {:>8}\n", "job", "nodes", "alone (cycles)",
              "together", "slowdown", "#wrong");
   bool ok = true;
@@ -72,6 +84,7 @@ void add_jobs(CLI::App& app, Action& action) {
   sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write the results and the reproducibility stamp to FILE");
+  add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

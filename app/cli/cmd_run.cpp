@@ -12,6 +12,7 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_progress.h"
 #include "app/commands/describe.h"
 #include "tb/report_io.h"
 
@@ -26,6 +27,7 @@ struct Opts {
   std::string config, harness = "parallel", json, sizes = "64K:1M", alltoall_sizes = "256K,1M";
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
+  bool quiet = false;
 };
 
 int run(const Opts& o) {
@@ -44,6 +46,8 @@ int run(const Opts& o) {
   const auto need = sw::estimate_session_memory(cfg, sc);
   check_memory(sizes.back() >= a2a_sizes.back() ? "--sizes " + o.sizes : "--alltoall-sizes " + o.alltoall_sizes,
                need.total(), need.detail());
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  sc.progress = progress_hook(progress);
   sw::CollectiveSession session(cfg, sc);
   // The algorithms compared, minus those whose shape the configuration's grid does not have.
   std::vector<std::pair<std::string, std::string>> algos;   // name, why it is skipped ("": runs)
@@ -51,6 +55,8 @@ int run(const Opts& o) {
     const auto& a = sw::find_algorithm(sw::CollectiveOp::kAllreduce, name);
     algos.emplace_back(a.name, a.unsuitable(session.communicators().front()));
   }
+  ItemProgress plan(progress, 3 * sum_of(sizes) + sum_of(a2a_sizes),
+                    static_cast<int>(3 * sizes.size() + a2a_sizes.size()));
   const auto d = tb::describe_system(session.system());
   fmt::print("hxemu main job: DNN collectives with real data on a cycle-accurate HammingMesh\n\n{}\n",
              d.text);
@@ -65,25 +71,32 @@ int run(const Opts& o) {
   ar.print_header();
   for (const auto& [algo, skip] : algos) {
     if (!skip.empty()) {
+      progress.clear();
       fmt::print("  {:<17} skipped: {}\n", algo, skip);
       continue;
     }
     for (std::uint64_t bytes : sizes) {
+      plan.next(fmt::format("allreduce {} {}", algo, format_bytes(bytes)), static_cast<double>(bytes));
       const auto r = session.run(sw::CollectiveOp::kAllreduce, algo, bytes);
+      progress.clear();
       ar.add(r);
       ok = ok && r.ok;
     }
   }
+  progress.clear();
   ar.print_summary();
   fmt::print("\nalltoall, int32, all {} accelerators (bound: the busiest link of the pattern under "
              "the system's routing):\n", session.system().nodes());
   CollectiveTable a2a(cfg, "alltoall");
   a2a.print_header();
   for (std::uint64_t bytes : a2a_sizes) {
+    plan.next(fmt::format("alltoall {}", format_bytes(bytes)), static_cast<double>(bytes));
     const auto r = session.run(sw::CollectiveOp::kAlltoall, "all-at-once", bytes);
+    progress.clear();
     a2a.add(r);
     ok = ok && r.ok;
   }
+  progress.clear();
   a2a.print_summary();
 
   // The largest size: how each algorithm did against its own bound and the injection bandwidth.
@@ -124,6 +137,7 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
       ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
+  add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

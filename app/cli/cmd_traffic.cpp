@@ -1,13 +1,12 @@
 // hxemu traffic (one load point) and hxemu sweep (a latency-throughput curve).
 #include <fmt/core.h>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <memory>
 
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
+#include "tb/progress.h"
 #include "tb/report/svg_chart.h"
 #include "tb/report_io.h"
 #include "sysc/harness/sc_harness.h"
@@ -29,6 +28,7 @@ struct TrafficOpts {
   std::uint64_t seed = 1, warmup = 2000, measure = 10000, drain = 40000;
   std::uint64_t stall_cycles = 20000, max_age = 0;
   bool links = false;
+  bool quiet = false;
 };
 
 void add_common(CLI::App* sub, TrafficOpts& o) {
@@ -52,6 +52,7 @@ void add_common(CLI::App* sub, TrafficOpts& o) {
   sub->add_option("--json", o.json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o.csv, "write the curve as CSV to FILE");
   sub->add_option("--plot", o.plot, "write an SVG plot to FILE");
+  add_quiet_option(sub, o.quiet);
 }
 
 tb::TrafficRunConfig run_config(const TrafficOpts& o) {
@@ -97,12 +98,21 @@ void print_point_header() {
              "flit/n/c", "", "", "cycles", "", "", "", "");
 }
 
-void print_point(const tb::TrafficRunResult& r, bool sat) {
+// The last column: nothing for a clean unsaturated point, else what happened to it.
+std::string point_note(const tb::TrafficRunResult& r) {
+  if (!r.checks_passed) return "ERRORS";
+  if (!r.saturated) return "";
+  return r.withdrawn_packets ? fmt::format("saturated, {} of {} measured packets withdrawn",
+                                           r.withdrawn_packets, r.measured_packets)
+                             : "saturated";
+}
+
+void print_point(const tb::TrafficRunResult& r) {
   fmt::print("{:>7.3f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>8.1f} {:>6} {:>6} {:>7} {:>6.2f} {}\n",
              r.cfg.load, r.offered, r.accepted, r.accepted_min, r.accepted_max,
              r.packet_latency.mean(), r.packet_latency.percentile(0.5),
              r.packet_latency.percentile(0.99), r.packet_latency.percentile(0.999), r.hops_mean,
-             r.clean ? (sat ? "saturated" : "") : "ERRORS");
+             point_note(r));
 }
 
 void print_errors(const tb::TrafficRunResult& r) {
@@ -118,7 +128,11 @@ int run_traffic_cmd(const TrafficOpts& o) {
   fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/node/cycle, {} warm-up + {} "
              "measured cycles, seed {}\n",
              cfg.name, o.pattern, o.packet_flits, o.load, o.warmup, o.measure, o.seed);
-  const auto r = tb::run_traffic(cfg, rc, harness_of(o));
+  std::fflush(stdout);
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
+  progress.set_total_cycles(o.warmup + o.measure);   // the drain, usually short, comes on top
+  const auto r = tb::run_traffic(cfg, rc, harness_of(o), &progress);
+  progress.clear();
   fmt::print("  pattern      {}\n", r.pattern_description);
   fmt::print("  throughput   offered {:.4f}, accepted {:.4f} flits/node/cycle (min {:.4f}, max "
              "{:.4f} per node) = {:.1f} Gb/s per node\n",
@@ -127,7 +141,10 @@ int run_traffic_cmd(const TrafficOpts& o) {
     return fmt::format("min {} mean {:.2f} p50 {} p99 {} p99.9 {} max {}", s.min(), s.mean(),
                        s.percentile(0.5), s.percentile(0.99), s.percentile(0.999), s.max());
   };
-  fmt::print("  packet lat.  {} cycles ({} packets; zero-load model {:.2f})\n",
+  fmt::print("  packets      {} measured (created in the window): {} delivered, {} withdrawn unsent "
+             "after the drain limit\n",
+             r.measured_packets, r.delivered_packets, r.withdrawn_packets);
+  fmt::print("  packet lat.  {} cycles ({} delivered packets; zero-load model {:.2f})\n",
              lat(r.packet_latency), r.packet_latency.count(), r.zero_load_packet_latency);
   fmt::print("  network lat. {} cycles\n", lat(r.network_latency));
   if (r.has_trees) {
@@ -147,8 +164,7 @@ int run_traffic_cmd(const TrafficOpts& o) {
   fmt::print("  emulation    {} cycles in {:.2f} s ({} harness), {:.2f} M router-cycles/s\n",
              r.cycles, r.wall_seconds, r.harness,
              static_cast<double>(r.cycles) * (r.nodes) / r.wall_seconds / 1e6);
-  fmt::print("  result       {}{}\n", r.clean ? "every packet delivered once, intact" : "FAILED",
-             r.saturated ? " (saturated: measured packets waited past the drain limit)" : "");
+  fmt::print("  result       {}\n", r.verdict());
   print_errors(r);
 
   if (!o.json.empty()) {
@@ -157,10 +173,7 @@ int run_traffic_cmd(const TrafficOpts& o) {
     files.put(o.json, j.dump(1) + "\n");
   }
   if (!o.csv.empty()) {
-    tb::SweepResult one;
-    one.points.push_back(r);
-    one.point_saturated.push_back(r.saturated);
-    files.put(o.csv, one.csv());
+    files.put(o.csv, tb::points_csv({r}));
   }
   if (!o.plot.empty()) {
     tb::HeatMap h;
@@ -175,7 +188,7 @@ int run_traffic_cmd(const TrafficOpts& o) {
     files.put(o.plot, tb::render_heat_map(h));
   }
   files.commit();
-  return r.clean ? 0 : 1;
+  return r.checks_passed ? 0 : 1;
 }
 
 int run_sweep_cmd(const TrafficOpts& o) {
@@ -189,24 +202,24 @@ int run_sweep_cmd(const TrafficOpts& o) {
              "cycles per point, seed {}\n",
              cfg.name, o.pattern, o.packet_flits, o.loads, o.warmup, o.measure, o.seed);
   print_point_header();
-  const bool tty = ::isatty(2);
-  double zero_model = 0;
+  std::fflush(stdout);
+  tb::Progress progress(tb::Progress::wanted(o.quiet));
   const auto res = tb::run_sweep(
-      cfg, sc, harness_of(o), [&](std::size_t i, const tb::TrafficRunResult& r) {
-        if (tty) fmt::print(stderr, "\r");
-        print_point(r, tb::point_saturated(r, i == 0 ? r.zero_load_packet_latency : zero_model, sc));
-        if (i == 0) zero_model = r.zero_load_packet_latency;
+      cfg, sc, harness_of(o),
+      [&](std::size_t, const tb::TrafficRunResult& r) {
+        progress.clear();
+        print_point(r);
         print_errors(r);
-        if (tty && i + 1 < sc.loads.size()) {
-          fmt::print(stderr, "  running load {:.3f} ...", sc.loads[i + 1]);
-        }
         std::fflush(stdout);
-      });
-  if (tty) fmt::print(stderr, "\r                              \r");
-  fmt::print("  zero-load packet latency {:.2f} cycles (model {:.2f}); saturation throughput "
-             "{:.4f} flits/node/cycle = {:.1f} Gb/s per node{}; {:.1f} s\n",
-             res.zero_load_latency, res.zero_load_model, res.saturation_throughput,
-             res.saturation_throughput * cfg.link_gbps(),
+      },
+      &progress);
+  progress.clear();
+  fmt::print("  zero-load packet latency {:.2f} cycles measured at load {:g} ({} packets), pipeline "
+             "model {:.2f}; at the lowest swept load {:g}: {:.2f}\n",
+             res.zero_load.latency, res.zero_load.load, res.zero_load.packets, res.zero_load.model,
+             sc.loads.front(), res.lowest_load_latency);
+  fmt::print("  saturation throughput {:.4f} flits/node/cycle = {:.1f} Gb/s per node{}; {:.1f} s\n",
+             res.saturation_throughput, res.saturation_throughput * cfg.link_gbps(),
              res.reached_saturation ? "" : " (saturation not reached in the load range)",
              res.wall_seconds);
   if (!o.json.empty()) {
@@ -230,12 +243,12 @@ int run_sweep_cmd(const TrafficOpts& o) {
       p99.y.push_back(static_cast<double>(r.packet_latency.percentile(0.99)));
     }
     c.series = {mean, p99};
-    c.y_max = std::max(10.0, 8 * res.zero_load_model);
-    c.h_lines.push_back({res.zero_load_model, "zero-load model"});
+    c.y_max = std::max(10.0, 8 * res.zero_load.model);
+    c.h_lines.push_back({res.zero_load.model, "zero-load model"});
     files.put(o.plot, tb::render_line_chart(c));
   }
   files.commit();
-  return res.clean ? 0 : 1;
+  return res.checks_passed ? 0 : 1;
 }
 
 }  // namespace

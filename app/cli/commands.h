@@ -37,6 +37,11 @@ inline void add_config_options(CLI::App* sub, std::string& config, std::vector<s
                   "override a configuration field, e.g. --set router.vcs_per_class=4 (repeatable)");
 }
 
+// --quiet: no progress line on stderr (it is shown only when stderr is a terminal anyway).
+inline void add_quiet_option(CLI::App* sub, bool& quiet) {
+  sub->add_flag("--quiet,-q", quiet, "no progress line on stderr (shown only on a terminal)");
+}
+
 // "4K:4M" (x2 steps), "64K:1M:x4", or "4096,65536"; K/M/G are powers of 1024. Sizes must be
 // positive multiples of 4 bytes. Throws UsageError naming the spec.
 std::vector<std::uint64_t> parse_sizes(const std::string& spec);

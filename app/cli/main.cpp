@@ -8,20 +8,62 @@
 
 #include <cstdlib>
 #include <exception>
+#include <string>
 
 #include "sysc/system/system_config.h"
+#include "tb/build_info.h"
 #include "app/cli/commands.h"
 
 namespace hxemu::cli {
 std::string g_command_line;
 }
 
+namespace {
+
+// hxemu --version: where this binary came from (the stamp every report carries).
+std::string version_text() {
+  return fmt::format("hxemu, source revision {}\n{}", hxemu::tb::kSourceRevision,
+                     hxemu::tb::tool_versions());
+}
+
+// The first word that is not an option names the subcommand (the top level has only --help and
+// --version, which take no value). CLI11 answers a word that names none with "A subcommand is
+// required": name the word and the commands instead. Empty when the word is a subcommand or absent.
+std::string unknown_command_message(CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      if (sub->check_name(word)) return "";
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    return fmt::format("unknown command '{}'; the commands are: {} (hxemu --help describes them)",
+                       word, names);
+  }
+  return "";
+}
+
+// Every default shows in --help, but an empty list's ("--set TEXT=[]") says nothing: drop it.
+void hide_empty_list_defaults(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* opt : sub->get_options([](CLI::Option* o) { return o->get_default_str() == "[]"; })) {
+      opt->default_str("");
+    }
+  }
+}
+
+}  // namespace
+
 int sc_main(int argc, char** argv) {
   using namespace hxemu::cli;
   for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + std::string(argv[i]);
 
   CLI::App app{"hxemu: cycle-accurate RTL emulator of HammingMesh networks"};
+  // Every option's default in its --help line (subcommands copy these defaults when created).
+  app.option_defaults()->always_capture_default();
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text(), "print the source revision and tool versions");
   Action action;
   add_run(app, action);
   add_router_demo(app, action);
@@ -34,6 +76,11 @@ int sc_main(int argc, char** argv) {
   add_serve(app, action);
   add_client(app, action);
 
+  hide_empty_list_defaults(app);
+  if (const std::string unknown = unknown_command_message(app, argc, argv); !unknown.empty()) {
+    fmt::print(stderr, "hxemu: error: {}\n", unknown);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -193,6 +193,7 @@ std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::v
   std::uint64_t last_done = 0;
   while (true) {
     harness_->run(64);
+    if (s_.progress && now() >= progress_next_) progress_next_ = s_.progress(now());
     bool all = true;
     std::uint64_t done_hosts = 0;
     for (auto* h : hosts_) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct SessionConfig {
   int memory_latency = 8;                // host-memory read latency, cycles
   std::uint64_t stall_cycles = 200000;   // no progress this long = stuck
   sysc::HarnessFactory harness = sysc::make_plain_harness;
+  // Progress display (optional): called from the run loop with the session's cycle count once
+  // that count reaches the value the previous call returned (0 before the first call); returns
+  // the next such count. The loop itself only compares two counters.
+  std::function<std::uint64_t(std::uint64_t)> progress;
 };
 
 struct CollectiveResult {
@@ -110,6 +115,7 @@ class CollectiveSession {
   std::vector<Communicator> comms_;
   std::unique_ptr<sysc::Harness> harness_;
   int rails_ = 1;
+  std::uint64_t progress_next_ = 0;   // see SessionConfig::progress
 };
 
 }  // namespace hxemu::sw

@@ -282,7 +282,8 @@ std::vector<JobSpec> load_jobs(const std::string& path, const sysc::SystemConfig
   return parse_jobs(sysc::read_input_file(path, "job file"), path, cfg);
 }
 
-std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<JobSpec>& jobs) {
+std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<JobSpec>& jobs,
+                                const JobStageHook& on_stage) {
   auto& sys = session.system();
   std::vector<Communicator> grids;
   for (const auto& j : jobs) grids.push_back(job_grid(sys, j));
@@ -307,6 +308,7 @@ std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<Jo
     write_inputs_for(k);
     ScheduleBuilder b(sys.nodes(), l);
     build_job(b, grids[k], jobs[k]);
+    if (on_stage) on_stage(jobs[k].name + " alone", k, jobs.size() + 1);
     const auto finish = session.execute(b, res[k].errors);
     for (int node : grids[k].nodes) res[k].cycles_alone = std::max(res[k].cycles_alone, finish[node]);
     check_job(session, grids[k], jobs[k], d, l, res[k]);
@@ -318,6 +320,7 @@ std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<Jo
     build_job(b, grids[k], jobs[k]);
   }
   std::vector<std::string> errors;
+  if (on_stage) on_stage("all together", jobs.size(), jobs.size() + 1);
   const auto finish = session.execute(b, errors);
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     for (int node : grids[k].nodes) res[k].cycles_together = std::max(res[k].cycles_together, finish[node]);

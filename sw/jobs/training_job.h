@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,12 @@ struct JobResult {
   nlohmann::json json() const;
 };
 
+// Called before each of the jobs.size() + 1 runs with what runs next ("A alone", "all together"),
+// its index and the number of runs (for a progress display).
+using JobStageHook = std::function<void(const std::string& what, std::size_t index, std::size_t runs)>;
+
 // Runs each job alone, then all together, on `session`'s system; checks every job's result.
-std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<JobSpec>& jobs);
+std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<JobSpec>& jobs,
+                                const JobStageHook& on_stage = {});
 
 }  // namespace hxemu::sw

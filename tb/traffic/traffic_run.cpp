@@ -6,6 +6,8 @@
 #include <random>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "sysc/system/route_model.h"
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
@@ -60,7 +62,7 @@ std::string port_label(const sysc::System& sys, sysc::PortRef p) {
 }  // namespace
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             sysc::HarnessFactory harness) {
+                             sysc::HarnessFactory harness, Progress* progress) {
   TrafficRunResult res;
   res.cfg = cfg;
   TrafficSystem ts(sys_cfg, harness);
@@ -142,6 +144,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
       const std::uint64_t step = std::min(chunk, target - ts.now());
       generate_until(ts.now() + step);
       ts.run(step);
+      if (progress) progress->cycles(ts.now());
       if (dog.check(sys, sb)) {
         deadlocked = true;
         return;
@@ -149,13 +152,18 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     }
   };
 
+  auto phase = [&](const std::string& what) {
+    if (progress) progress->phase(what);
+  };
   // Warm-up, then the measurement window.
+  phase("warm-up");
   advance_to(w0);
   if (!deadlocked) {
     for (int i = 0; i < n; ++i) rx_at_w0[i] = ts.endpoint(i).flits_received();
     net.reset_link_counters();
     net.reset_stall_counters();
     plant_link_fault();
+    phase("measure");
     advance_to(w1);
   }
   // If the window was cut short by a deadlock, accepted throughput is over the part that ran.
@@ -177,6 +185,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     return out;
   };
   const std::uint64_t drain_end = w1 + cfg.drain_limit;
+  phase("drain (limit " + std::to_string(drain_end) + ")");
   std::size_t scan_from = 0;   // records before this one are all resolved
   while (!deadlocked && ts.now() < drain_end) {
     const auto& recs = sb.records();
@@ -195,13 +204,14 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     if (done) break;
     advance_to(std::min(drain_end, ts.now() + 256));
   }
-  if (!deadlocked) res.saturated = measured_outstanding() > 0;
+  if (!deadlocked) res.outstanding_at_drain_limit = measured_outstanding();
 
   // Stop injecting: take back what never left the sources, and let the network empty.
   std::vector<std::uint64_t> withdrawn;
   for (int i = 0; i < n; ++i) ts.endpoint(i).withdraw_pending(withdrawn);
   for (std::uint64_t id : withdrawn) sb.withdraw(id);
   if (!deadlocked) {
+    phase("emptying the network");
     res.drained = ts.drain(20 * (cfg.warmup + cfg.measure + cfg.drain_limit) + 100000, cfg.watchdog);
     if (!res.drained && ts.watchdog() && ts.watchdog()->fired()) {
       res.errors.push_back(ts.watchdog()->reason());
@@ -239,7 +249,9 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   for (const auto& r : sb.records()) {
     if (r.spec.created < w0 || r.spec.created >= w1) continue;
     ++res.measured_packets;
+    if (r.withdrawn) ++res.withdrawn_packets;
     if (r.deliveries == 0) continue;
+    ++res.delivered_packets;
     res.packet_latency.add(r.delivery.tail_arrival - r.spec.created);
     res.network_latency.add(r.delivery.tail_arrival - r.injected);
     const std::uint64_t key = static_cast<std::uint64_t>(r.spec.src) * 65536u + static_cast<std::uint64_t>(r.spec.dst);
@@ -303,8 +315,52 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
 
   for (const auto& e : sb.errors()) res.errors.push_back(e);
   if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
-  res.clean = res.errors.empty() && res.drained;
+  res.checks_passed = res.errors.empty() && res.drained;
+  judge_saturation(res, cfg.saturation);
   return res;
+}
+
+void judge_saturation(TrafficRunResult& r, const SaturationRule& rule) {
+  r.saturation.accepted_below_offered = r.accepted < (1.0 - rule.tolerance) * r.offered;
+  r.saturation.drain_limit_hit = r.outstanding_at_drain_limit > 0;
+  r.saturation.latency_above_limit =
+      r.zero_load_packet_latency > 0 && r.packet_latency.mean() > rule.latency_limit * r.zero_load_packet_latency;
+  r.saturated = r.saturation.any();
+}
+
+std::string TrafficRunResult::verdict() const {
+  if (!checks_passed) {
+    return fmt::format("FAILED: {} error{} (below)", errors.size(), errors.size() == 1 ? "" : "s");
+  }
+  if (!saturated) return fmt::format("every measured packet delivered once, intact ({})", measured_packets);
+  std::vector<std::string> why;
+  if (saturation.accepted_below_offered) {
+    why.push_back(fmt::format("accepted {:.4f} of {:.4f} flits/node/cycle offered ({:.1f}% short, "
+                              "tolerance {:g}%)",
+                              accepted, offered, offered > 0 ? 100 * (1 - accepted / offered) : 0,
+                              100 * cfg.saturation.tolerance));
+  }
+  if (saturation.drain_limit_hit) {
+    why.push_back(fmt::format("{} of {} measured packets undelivered after the {}-cycle drain limit",
+                              outstanding_at_drain_limit, measured_packets, cfg.drain_limit));
+  }
+  if (saturation.latency_above_limit) {
+    why.push_back(fmt::format("mean packet latency {:.1f} cycles above {:g} x the zero-load model {:.2f}",
+                              packet_latency.mean(), cfg.saturation.latency_limit,
+                              zero_load_packet_latency));
+  }
+  std::string s = "saturated: ";
+  for (std::size_t i = 0; i < why.size(); ++i) s += (i ? "; " : "") + why[i];
+  if (withdrawn_packets > 0) {
+    s += fmt::format("; {} measured packets ({:.1f}%) withdrawn unsent, so latency figures cover the "
+                     "{} delivered only",
+                     withdrawn_packets, 100.0 * static_cast<double>(withdrawn_packets) /
+                                            static_cast<double>(measured_packets),
+                     delivered_packets);
+  }
+  s += delivered_packets == measured_packets ? "; every measured packet delivered once, intact"
+                                             : "; each delivered packet arrived once, intact";
+  return s;
 }
 
 nlohmann::json TrafficRunResult::json(bool with_links) const {
@@ -330,9 +386,19 @@ nlohmann::json TrafficRunResult::json(bool with_links) const {
                                   {"tree_mean", tree_latency_mean}};
   }
   j["measured_packets"] = measured_packets;
+  j["delivered_packets"] = delivered_packets;
+  j["withdrawn_packets"] = withdrawn_packets;
+  j["outstanding_at_drain_limit"] = outstanding_at_drain_limit;
   j["saturated"] = saturated;
+  j["saturation"] = {{"accepted_below_offered", saturation.accepted_below_offered},
+                     {"drain_limit_hit", saturation.drain_limit_hit},
+                     {"latency_above_limit", saturation.latency_above_limit},
+                     {"tolerance", cfg.saturation.tolerance},
+                     {"latency_limit", cfg.saturation.latency_limit}};
   j["drained"] = drained;
-  j["clean"] = clean;
+  j["checks_passed"] = checks_passed;
+  j["clean"] = clean();
+  j["verdict"] = verdict();
   j["errors"] = errors;
   if (!stuck_report.empty()) j["stuck"] = stuck_report;
   nlohmann::json st = nlohmann::json::array();

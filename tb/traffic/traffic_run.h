@@ -2,10 +2,16 @@
 //   warm-up   traffic runs, nothing is measured;
 //   measure   packets created in this window are tracked; flits arriving in it count as accepted;
 //   drain     traffic keeps running until every measured packet has arrived (or drain_limit
-//             cycles pass, which marks the point saturated); then injection stops and the network
-//             empties, so the scoreboard can check that every packet arrived exactly once, intact.
+//             cycles pass, which marks the point saturated); then injection stops, packets still
+//             queued at their sources are withdrawn unsent, and the network empties, so the
+//             scoreboard can check that every packet sent arrived exactly once, intact.
 // Injection is Bernoulli per node and cycle at the offered load (flits/node/cycle over the mean
 // packet length); sources have unlimited queues, so packet latency includes source queueing.
+//
+// Saturation (one rule, SaturationRule, for a single point and for every point of a sweep): the
+// network accepts less than it is offered (accepted below (1 - tolerance) x the offered load
+// generated in the window), or measured packets are still undelivered at the drain limit, or the
+// mean packet latency exceeds latency_limit x the pipeline model of the same packets.
 #pragma once
 
 #include <cstdint>
@@ -16,10 +22,26 @@
 
 #include "sysc/system/system_config.h"
 #include "sysc/harness/harness.h"
+#include "tb/progress.h"
 #include "tb/stats/latency_stats.h"
 #include "tb/watchdog.h"
 
 namespace hxemu::tb {
+
+struct SaturationRule {
+  // Accepted may trail offered by this fraction: the flits in flight at the window's two edges
+  // differ by a few packets, nothing more, below saturation.
+  double tolerance = 0.02;
+  double latency_limit = 5.0;        // x the zero-load (pipeline model) packet latency
+};
+
+// Which parts of the rule a point met (any one: saturated).
+struct SaturationCheck {
+  bool accepted_below_offered = false;
+  bool drain_limit_hit = false;      // measured packets undelivered after drain_limit cycles
+  bool latency_above_limit = false;
+  bool any() const { return accepted_below_offered || drain_limit_hit || latency_above_limit; }
+};
 
 struct TrafficRunConfig {
   std::string pattern = "uniform";
@@ -30,6 +52,7 @@ struct TrafficRunConfig {
   std::uint64_t drain_limit = 40000;
   std::uint64_t seed = 1;
   WatchdogConfig watchdog{};
+  SaturationRule saturation{};
   // Planted faults for tests of the checkers (never set in real runs): drop / duplicate / corrupt
   // one flit of the network's traffic, at the first head crossing a link after warm-up.
   enum class Fault { kNone, kDropFlit, kDuplicatePacket, kCorruptFlit } fault = Fault::kNone;
@@ -62,10 +85,22 @@ struct TrafficRunResult {
   double hops_mean = 0;              // network links per measured packet (routing model)
   double board_latency_mean = 0, tree_latency_mean = 0;  // network latency split (hxmesh)
   bool has_trees = false;
+  // Packets created in the measurement window: delivered (within the drain limit or while the
+  // network emptied) or withdrawn (still queued at their source after the drain limit, never
+  // sent). With the checks passed, delivered + withdrawn = measured.
   std::uint64_t measured_packets = 0;
-  bool saturated = false;            // measured packets not all delivered within the drain limit
-  bool drained = false;              // everything delivered at the end
-  bool clean = false;                // scoreboard and blocks found no error
+  std::uint64_t delivered_packets = 0;
+  std::uint64_t withdrawn_packets = 0;
+  std::uint64_t outstanding_at_drain_limit = 0;  // measured, not yet delivered when the drain ended
+  SaturationCheck saturation;
+  bool saturated = false;            // saturation.any()
+  bool drained = false;              // everything sent was delivered at the end
+  bool checks_passed = false;        // scoreboard and blocks found no error; the network drained
+  // Every measured packet delivered once, intact: the checks passed and nothing was withdrawn.
+  bool clean() const { return checks_passed && delivered_packets == measured_packets; }
+  // One line: what the run showed ("every measured packet delivered once, intact", "saturated:
+  // ...; 7,210 of 12,003 measured packets withdrawn unsent", "FAILED: ...").
+  std::string verdict() const;
   std::vector<std::string> errors;
   std::string stuck_report;          // watchdog's wait-for list if it fired
   std::vector<LinkUse> links;        // every directed link
@@ -80,7 +115,12 @@ struct TrafficRunResult {
   nlohmann::json json(bool with_links) const;
 };
 
+// The saturation rule applied to a finished point (sets saturation and saturated).
+void judge_saturation(TrafficRunResult& r, const SaturationRule& rule);
+
+// progress (optional): phases and cycles of the run are reported to it.
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             sysc::HarnessFactory harness = sysc::make_plain_harness);
+                             sysc::HarnessFactory harness = sysc::make_plain_harness,
+                             Progress* progress = nullptr);
 
 }  // namespace hxemu::tb
