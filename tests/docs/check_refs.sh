@@ -23,7 +23,8 @@ git ls-files '*.h' '*.cpp' '*.in' '*.sv' '*.svh' '*.cmake' '*CMakeLists.txt' '*.
     sed 's/^[^a-z]//' | sort -u | while read -r p; do
       case "$p" in *'*'*|*generated/*) continue ;; esac
       case "${p##*/}" in *.*) ;; *) continue ;; esac
-      [ -e "$p" ] || echo "$f: names $p, which does not exist"
+      # a path from the repository root, or (build files) from the file's own folder
+      [ -e "$p" ] || [ -e "$(dirname "$f")/$p" ] || echo "$f: names $p, which does not exist"
     done
 done >> "$tmp"
 
