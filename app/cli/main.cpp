@@ -13,6 +13,7 @@
 #include "sysc/system/system_config.h"
 #include "tb/build_info.h"
 #include "app/cli/commands.h"
+#include "sysc/blocks/verilated_context.h"
 
 namespace hxemu::cli {
 std::string g_command_line;
@@ -88,7 +89,15 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    return stdout_checked(action ? action() : 0);
+    const int rc = stdout_checked(action ? action() : 0);
+    // An RTL assertion (rtl/common/hx_assert.svh) means a block broke a promise: whatever the run
+    // printed, it is not a clean result.
+    if (const auto fired = hxemu::sysc::rtl_assertion_count(); fired > 0) {
+      fmt::print(stderr, "hxemu: error: {} RTL assertion failure{}; first: {}\n", fired, fired > 1 ? "s" : "",
+                 hxemu::sysc::first_rtl_assertion());
+      return rc == 0 ? 1 : rc;
+    }
+    return rc;
   } catch (const hxemu::sysc::ConfigError& e) {
     fmt::print(stderr, "hxemu: error: {}\n", e.what());
     return 2;
