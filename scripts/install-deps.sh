@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="cmake g++ make pkg-config zlib1g-dev ccache verilator iverilog libsystemc-dev libboost-dev \
-libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev git"
+libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev git libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = "synth" ]; then
   PKGS="$PKGS yosys"
 fi

@@ -10,15 +10,16 @@ std::unique_ptr<sysc::LinkBlock> EndpointFactory::make_terminal(const sysc::Term
   ec.inject_credits = spec.inject_credits;
   ec.eject_depth = spec.eject_depth;
   ec.flit_bits = spec.flit_bits;
-  auto ep = std::make_unique<PacketEndpoint>(ec, spec.clock, obs_);
+  auto ep = std::make_unique<PacketEndpoint>(ec, spec.clock, &events_->log(spec.partition, spec.clock));
   if (static_cast<int>(endpoints_.size()) <= spec.node) endpoints_.resize(spec.node + 1, nullptr);
   endpoints_[spec.node] = ep.get();
   return ep;
 }
 
 TrafficSystem::TrafficSystem(const sysc::SystemConfig& cfg, sysc::HarnessFactory harness) {
-  factory_ = std::make_unique<EndpointFactory>(&sb_);
+  factory_ = std::make_unique<EndpointFactory>(&events_);
   sys_ = std::make_unique<sysc::System>(cfg, *factory_);
+  events_.map_blocks(*sys_);
   harness_ = harness(*sys_);
 }
 

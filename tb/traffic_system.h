@@ -8,6 +8,7 @@
 
 #include "sysc/system/system.h"
 #include "sysc/harness/harness.h"
+#include "tb/event_log.h"
 #include "tb/packet_endpoint.h"
 #include "tb/scoreboard.h"
 #include "tb/watchdog.h"
@@ -16,12 +17,13 @@ namespace hxemu::tb {
 
 class EndpointFactory final : public sysc::TerminalFactory {
  public:
-  explicit EndpointFactory(EndpointObserver* obs) : obs_(obs) {}
+  // Endpoints report to their partition's log in `events`.
+  explicit EndpointFactory(PartitionEvents* events) : events_(events) {}
   std::unique_ptr<sysc::LinkBlock> make_terminal(const sysc::TerminalSpec& spec) override;
   std::vector<PacketEndpoint*>& endpoints() { return endpoints_; }
 
  private:
-  EndpointObserver* obs_;
+  PartitionEvents* events_;
   std::vector<PacketEndpoint*> endpoints_;
 };
 
@@ -40,7 +42,13 @@ class TrafficSystem {
 
   // Creates a packet now at `src` for `dst` (queued at the source) and returns its id.
   std::uint64_t send(int src, int dst, int flits);
-  void run(std::uint64_t cycles) { harness_->run(cycles); }
+  // Runs the harness, then hands what the endpoints saw to the scoreboard (tb/event_log.h).
+  void run(std::uint64_t cycles) {
+    harness_->run(cycles);
+    events_.flush(sb_);
+  }
+  // Per-partition logs (for observers a run attaches, e.g. a cable tap).
+  PartitionEvents& events() { return events_; }
 
   // Runs until every packet is delivered and the network is quiet, checking the watchdog every
   // `check_every` cycles. False if the watchdog fired or max_cycles passed (see watchdog()).
@@ -50,6 +58,7 @@ class TrafficSystem {
 
  private:
   Scoreboard sb_;
+  PartitionEvents events_;
   std::unique_ptr<EndpointFactory> factory_;
   std::unique_ptr<sysc::System> sys_;
   std::unique_ptr<sysc::Harness> harness_;

@@ -18,7 +18,8 @@ namespace {
 
 struct Opts {
   std::string config, op = "allreduce", algo = "all", sizes = "64K:1M", group = "all";
-  std::string type = "int32", harness = "parallel", json, csv, plot;
+  std::string type = "int32", json, csv, plot;
+  HarnessOpts harness;
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   double reduce_cost = 0;
@@ -160,10 +161,7 @@ void add_collective(CLI::App& app, Action& action) {
   auto* root = sub->add_option("--root", o->root, "broadcast root rank")->check(CLI::Range(0, 65535));
   auto* micro = sub->add_option("--micro-batches", o->micro_batches, "sendrecv pipeline depth")->check(CLI::Range(1, 1024));
   add_seed_option(sub, o->seed, "input data seed");
-  sub->add_option("--harness", o->harness,
-                  "parallel (C++, all cores; the default, as for run and jobs), systemc (board and "
-                  "tree modules) or plain (C++ loop); bit-identical results")
-      ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
+  add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
   sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");

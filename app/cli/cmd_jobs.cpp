@@ -16,7 +16,8 @@ namespace hxemu::cli {
 namespace {
 
 struct Opts {
-  std::string config, jobs, harness = "parallel", json;
+  std::string config, jobs, json;
+  HarnessOpts harness;
   std::vector<std::string> sets;
   bool quiet = false;
 };
@@ -81,8 +82,7 @@ void add_jobs(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("jobs", "training jobs on disjoint sub-grids, each against itself alone");
   add_config_options(sub, o->config, o->sets);
   sub->add_option("--jobs", o->jobs, "job file (JSON), e.g. configs/jobs-two-halves.json")->required();
-  sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
-      ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
+  add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write the results and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });

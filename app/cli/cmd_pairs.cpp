@@ -17,6 +17,7 @@ void add_pairs(CLI::App& app, Action& action) {
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     bool quiet = false;
+    HarnessOpts harness;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("pairs", "zero-load hops and latency between every pair of nodes");
@@ -27,6 +28,7 @@ void add_pairs(CLI::App& app, Action& action) {
                   "nodes, 4096 random pairs above)")
       ->check(unsigned_integer());
   add_seed_option(sub, o->seed, "random seed for --sample");
+  add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write every pair and the summary as JSON to FILE");
   sub->add_flag("--summary", o->quiet, "print only the summary, not the per-pair table");
   sub->callback([o, &action] {
@@ -38,7 +40,7 @@ void add_pairs(CLI::App& app, Action& action) {
         throw UsageError("--packet-flits " + std::to_string(o->flits) + " exceeds the configuration's "
                          "max_packet_flits (" + std::to_string(cfg.max_packet_flits) + ")");
       }
-      tb::TrafficSystem ts(cfg);
+      tb::TrafficSystem ts(cfg, harness_named(o->harness));
       std::size_t sample = o->sample;
       if (sample == 0 && ts.nodes() > 256) {
         sample = 4096;

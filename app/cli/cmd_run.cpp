@@ -24,7 +24,8 @@ extern const char* const kDefaultConfigSource;
 namespace {
 
 struct Opts {
-  std::string config, harness = "parallel", json, sizes = "64K:1M", alltoall_sizes = "256K,1M";
+  HarnessOpts harness;
+  std::string config, json, sizes = "64K:1M", alltoall_sizes = "256K,1M";
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   bool quiet = false;
@@ -60,9 +61,9 @@ int run(const Opts& o) {
   const auto d = tb::describe_system(session.system());
   fmt::print("hxemu main job: DNN collectives with real data on a cycle-accurate HammingMesh\n\n{}\n",
              d.text);
-  fmt::print("harness: {} ({} hardware threads); results are the same with every harness\n\n",
-             harness_label(o.harness),
-             std::thread::hardware_concurrency());
+  fmt::print("harness: {} ({} hardware threads); results are the same with every harness and "
+             "thread count\n\n",
+             harness_label(o.harness), std::thread::hardware_concurrency());
 
   bool ok = true;
   nlohmann::json out;
@@ -134,8 +135,7 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--sizes", o->sizes, "allreduce sizes per node");
   sub->add_option("--alltoall-sizes", o->alltoall_sizes, "alltoall sizes per node");
   add_seed_option(sub, o->seed, "input data seed");
-  sub->add_option("--harness", o->harness, "parallel (default), plain or systemc")
-      ->check(CLI::IsMember({"systemc", "plain", "parallel"}));
+  add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -22,7 +22,8 @@ namespace {
 
 struct TrafficOpts {
   std::vector<std::string> sets;
-  std::string config, pattern = "uniform", packet_flits = "4", json, csv, plot, harness = "systemc";
+  std::string config, pattern = "uniform", packet_flits = "4", json, csv, plot;
+  HarnessOpts harness;
   std::string loads = "0.05:0.8:0.05";
   double load = 0.1;
   std::uint64_t seed = 1, warmup = 2000, measure = 10000, drain = 40000;
@@ -47,8 +48,7 @@ void add_common(CLI::App* sub, TrafficOpts& o) {
       ->check(CLI::Range(100, 100000000));
   sub->add_option("--max-age", o.max_age, "watchdog: a packet older than this = livelock (0: off)")
       ->check(unsigned_integer());
-  sub->add_option("--harness", o.harness, "systemc (board and tree modules) or plain (C++ loop)")
-      ->check(CLI::IsMember({"systemc", "plain"}));
+  add_harness_options(sub, o.harness);
   sub->add_option("--json", o.json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o.csv, "write the curve as CSV to FILE");
   sub->add_option("--plot", o.plot, "write an SVG plot to FILE");

@@ -52,9 +52,18 @@ std::string format_bytes(std::uint64_t b);
 // (sysc/util/memory_limit.h); `detail` says what the estimate is made of.
 void check_memory(const std::string& option, std::uint64_t need, const std::string& detail);
 
-// The harness named by a --harness option: "plain", "parallel" or "systemc".
-sysc::HarnessFactory harness_named(const std::string& name);
-const char* harness_label(const std::string& name);
+// --harness (parallel, the default; plain; systemc) and --threads N (the parallel harness's
+// threads, 0 = every core), shared by every command that steps a system.
+struct HarnessOpts {
+  std::string harness = "parallel";
+  int threads = 0;
+};
+void add_harness_options(CLI::App* sub, HarnessOpts& o);
+sysc::HarnessFactory harness_named(const HarnessOpts& o);
+// Threads the parallel harness would use for `o` (0 resolved to the machine's cores).
+int harness_threads(const HarnessOpts& o);
+// "parallel C++, 2 threads", "plain C++", "SystemC".
+std::string harness_label(const HarnessOpts& o);
 
 // `rc`, or 1 with a message when standard output could not be written (a full disk, /dev/full):
 // what a command printed must not be lost silently behind exit status 0.

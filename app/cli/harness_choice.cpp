@@ -1,24 +1,41 @@
-// The --harness option shared by the commands that run collectives.
+// The --harness and --threads options shared by every command that steps a system.
+#include <thread>
+
 #include "sysc/harness/parallel_harness.h"
 #include "sysc/harness/sc_harness.h"
 #include "app/cli/commands.h"
 
 namespace hxemu::cli {
 
-namespace {
-std::unique_ptr<sysc::Harness> parallel_harness(sysc::System& sys) { return sysc::make_parallel_harness(sys); }
-}  // namespace
-
-sysc::HarnessFactory harness_named(const std::string& name) {
-  if (name == "plain") return sysc::make_plain_harness;
-  if (name == "parallel") return parallel_harness;
-  return sysc::make_systemc_harness;
+void add_harness_options(CLI::App* sub, HarnessOpts& o) {
+  sub->add_option("--harness", o.harness,
+                  "parallel (C++, partitions on --threads threads, one synchronisation per "
+                  "lookahead window), plain (C++ loop, one thread) or systemc (board and tree "
+                  "modules); bit-identical results")
+      ->check(CLI::IsMember({"parallel", "plain", "systemc"}))
+      ->capture_default_str();
+  sub->add_option("--threads", o.threads, "threads of the parallel harness (0: every core)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
 }
 
-const char* harness_label(const std::string& name) {
-  if (name == "plain") return "plain C++";
-  if (name == "parallel") return "parallel C++";
-  return "SystemC";
+int harness_threads(const HarnessOpts& o) {
+  if (o.harness != "parallel") return 1;
+  return o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string harness_label(const HarnessOpts& o) {
+  if (o.harness == "plain") return "plain C++";
+  if (o.harness == "systemc") return "SystemC";
+  const int t = harness_threads(o);
+  return "parallel C++, " + std::to_string(t) + (t == 1 ? " thread" : " threads");
+}
+
+sysc::HarnessFactory harness_named(const HarnessOpts& o) {
+  if (o.harness == "plain") return sysc::make_plain_harness;
+  if (o.harness == "systemc") return sysc::make_systemc_harness;
+  const int threads = harness_threads(o);
+  return [threads](sysc::System& sys) { return sysc::make_parallel_harness(sys, threads); };
 }
 
 }  // namespace hxemu::cli

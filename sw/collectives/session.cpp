@@ -76,7 +76,7 @@ CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const Sessio
   for (int n = 0; n < sys_->nodes(); ++n) {
     std::vector<sysc::NicNode*> rails;
     for (int r = 0; r < rails_; ++r) rails.push_back(&nics_->nic(n, r));
-    auto host = std::make_unique<HostCpu>(n, rails, nics_->memory(n), routes_, sys_->net().clock(), hc);
+    auto host = std::make_unique<HostCpu>(n, rails, nics_->memory(n), routes_, sys_->node_clock(n), hc);
     hosts_.push_back(host.get());
     sys_->add_node_block(n, std::move(host), "node" + std::to_string(n) + ".host");
   }

@@ -4,8 +4,9 @@
 // Timing (cycle = one harness step, in which every block reads its inputs and ticks once):
 //   a flit a block outputs after its tick in cycle t is on the receiver's input in cycle t + 1 + L;
 //   a credit likewise. L = 0 is a plain wire from the sender's output register.
-// Each ring has at least L + 2 slots, so the slot read in cycle t is never the one written in
-// cycle t, whatever order the blocks are stepped in.
+// Each ring has at least 2 (L + 1) slots, so the slot read in cycle t is never one written in
+// cycles t .. t + L, whatever order the blocks are stepped in and even when the sender runs up to
+// L + 1 cycles ahead of the receiver (a windowed harness, sysc/harness/parallel_harness.h).
 #pragma once
 
 #include <atomic>

@@ -20,6 +20,7 @@ int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
   e.ports.resize(block->ports());
   ticks_skipped_.push_back(0);
   ticks_done_.push_back(0);
+  block_clock_.push_back(nullptr);
   port_base_.push_back(static_cast<int>(stalls_credit_.size()));
   stalls_credit_.resize(stalls_credit_.size() + block->ports(), 0);
   stalls_sa_.resize(stalls_sa_.size() + block->ports(), 0);
@@ -67,7 +68,14 @@ void Network::reset_stall_counters() {
   std::fill(stalls_sa_.begin(), stalls_sa_.end(), 0);
 }
 
+std::uint64_t* Network::domain_clock(int domain) {
+  if (domain < 0) throw std::out_of_range("Network::domain_clock: negative domain");
+  while (static_cast<int>(domain_clocks_.size()) <= domain) domain_clocks_.push_back(now_);
+  return &domain_clocks_[domain];
+}
+
 void Network::step_block(int i, std::uint64_t now) {
+  if (std::uint64_t* c = block_clock_[i]) *c = now;
   BlockEntry& e = blocks_[i];
   LinkBlock& b = *e.block;
   bool arriving = false;
@@ -153,7 +161,7 @@ void Network::step_block(int i, std::uint64_t now) {
 void Network::step() {
   const int n = blocks();
   for (int i = 0; i < n; ++i) step_block(i, now_);
-  ++now_;
+  set_now(now_ + 1);
 }
 
 std::uint64_t Network::ticks_skipped() const {

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,9 +70,22 @@ class Network {
   // One cycle of every block (the plain C++ harness), advancing now().
   void step();
   std::uint64_t now() const { return now_; }
-  // The current cycle, for C++ blocks that time-stamp what they see (stable during a cycle).
+  // The current cycle, for C++ blocks that time-stamp what they see (stable during a cycle). Only
+  // right while every block is stepped in the same cycle (the plain loop); a block that a windowed
+  // harness may step ahead of others reads its domain's clock instead (domain_clock).
   const std::uint64_t* clock() const { return &now_; }
-  void set_now(std::uint64_t now) { now_ = now; }
+  // Between runs every partition is at the same cycle: setting it sets every domain clock too.
+  void set_now(std::uint64_t now) {
+    now_ = now;
+    for (auto& c : domain_clocks_) c = now;
+  }
+
+  // Clock domains: a partition's own cycle counter. A windowed harness steps partitions up to a
+  // lookahead window apart, so a C++ block that reads the cycle (an endpoint, a NIC's host side)
+  // is given its partition's clock, which step_block sets to the cycle it steps.
+  std::uint64_t* domain_clock(int domain);
+  // step_block(block, now) sets *clock = now before stepping the block.
+  void bind_clock(int block, std::uint64_t* clock) { block_clock_.at(block) = clock; }
 
   // Each VC of each directed link as the sender sees it: flits sent minus credits returned (flits
   // on the link or in the receiver's buffer), and the packets those flits belong to, oldest first
@@ -142,6 +156,8 @@ class Network {
   int fault_link_ = -1;
   LinkFault fault_ = LinkFault::kNone;
   std::uint64_t now_ = 0;
+  std::deque<std::uint64_t> domain_clocks_;   // deque: pointers stay valid as it grows
+  std::vector<std::uint64_t*> block_clock_;
   // Harness statistics, per block (each written only by the thread stepping that block).
   std::vector<std::uint64_t> ticks_skipped_, ticks_done_;
 };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "sysc/system/system.h"
@@ -34,7 +35,7 @@ class PlainHarness final : public Harness {
 
 // Makes the harness for a freshly built System. The SystemC one is only available in programs that
 // link hx_sysc_sc (they define sc_main); others get the plain one.
-using HarnessFactory = std::unique_ptr<Harness> (*)(System& sys);
+using HarnessFactory = std::function<std::unique_ptr<Harness>(System& sys)>;
 inline std::unique_ptr<Harness> make_plain_harness(System& sys) {
   return std::make_unique<PlainHarness>(sys);
 }

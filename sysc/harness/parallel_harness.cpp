@@ -7,6 +7,8 @@
 #include <mutex>
 #include <chrono>
 #include <thread>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace hxemu::sysc {
@@ -14,7 +16,7 @@ namespace hxemu::sysc {
 namespace {
 
 // Sense-reversing barrier: the last thread to arrive runs `last` (advancing the clock) and
-// releases the others. Waiters spin briefly -- the others are at most a cycle of work away -- then
+// releases the others. Waiters spin briefly -- the others are at most a window of work away -- then
 // block on a condition variable, so an oversubscribed machine does not burn the waiters' time.
 class Barrier {
  public:
@@ -53,7 +55,7 @@ class Barrier {
 
 class ParallelHarness final : public Harness {
  public:
-  ParallelHarness(System& sys, int threads) : sys_(sys) {
+  ParallelHarness(System& sys, int threads) : sys_(sys), window_(lookahead_window(sys)) {
     // Balance partitions over the threads by a cost estimate: a block's ports.
     std::vector<std::pair<int, const System::Partition*>> parts;
     for (const auto& p : sys.partitions()) {
@@ -61,7 +63,8 @@ class ParallelHarness final : public Harness {
       for (int b : p.blocks) w += 1 + sys.net().block(b).ports();
       parts.push_back({w, &p});
     }
-    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     threads = std::max(1, std::min<int>(threads, static_cast<int>(parts.size())));
     groups_.resize(threads);
     std::vector<int> load(threads, 0);
@@ -71,6 +74,8 @@ class ParallelHarness final : public Harness {
       groups_[t].insert(groups_[t].end(), p->blocks.begin(), p->blocks.end());
     }
     for (auto& g : groups_) std::sort(g.begin(), g.end());
+    name_ = "parallel C++, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+    if (threads > 1) name_ += ", window " + std::to_string(window_) + " cycles";
   }
 
   ~ParallelHarness() override {
@@ -83,29 +88,38 @@ class ParallelHarness final : public Harness {
 
   void run(std::uint64_t cycles) override {
     if (cycles == 0) return;
+    Network& net = sys_.net();
     if (groups_.size() == 1) {
-      for (std::uint64_t i = 0; i < cycles; ++i) sys_.net().step();
+      const std::uint64_t end = net.now() + cycles;
+      for (std::uint64_t now = net.now(); now < end; ++now) {
+        for (int b : groups_[0]) net.step_block(b, now);
+      }
+      net.set_now(end);
       return;
     }
     if (pool_.empty()) start_pool();
     // Hand the job to the workers (they wait for the generation to change), take part as
-    // worker 0, and return when all have passed the last cycle's barrier.
-    job_start_ = sys_.net().now();
+    // worker 0, and return when all have passed the last window's barrier.
+    job_start_ = net.now();
     job_cycles_ = cycles;
     generation_.fetch_add(1, std::memory_order_acq_rel);
     work(0);
   }
 
-  const char* name() const override { return "parallel C++"; }
+  const char* name() const override { return name_.c_str(); }
 
  private:
-  // Worker `id`'s share of the current job: its blocks, every cycle, in lockstep with the others.
+  // Worker `id`'s share of the current job: its blocks, cycle by cycle, one barrier per window.
   void work(int id) {
     Network& net = sys_.net();
-    for (std::uint64_t c = 0; c < job_cycles_; ++c) {
-      const std::uint64_t now = job_start_ + c;
-      for (int b : groups_[id]) net.step_block(b, now);
-      barrier_->wait([&net, now] { net.set_now(now + 1); });
+    const std::uint64_t end = job_start_ + job_cycles_;
+    const std::uint64_t w = window_ > 0 ? window_ : job_cycles_;
+    for (std::uint64_t t0 = job_start_; t0 < end; t0 += w) {
+      const std::uint64_t t1 = std::min(end, t0 + w);
+      for (std::uint64_t now = t0; now < t1; ++now) {
+        for (int b : groups_[id]) net.step_block(b, now);
+      }
+      barrier_->wait([&net, t1] { net.set_now(t1); });
     }
   }
 
@@ -132,6 +146,8 @@ class ParallelHarness final : public Harness {
   }
 
   System& sys_;
+  const std::uint64_t window_;
+  std::string name_;
   std::vector<std::vector<int>> groups_;
   std::vector<std::thread> pool_;
   std::unique_ptr<Barrier> barrier_;
@@ -142,6 +158,27 @@ class ParallelHarness final : public Harness {
 };
 
 }  // namespace
+
+std::uint64_t lookahead_window(const System& sys) {
+  const Network& net = sys.net();
+  std::vector<int> part(static_cast<std::size_t>(net.blocks()), -1);
+  for (std::size_t p = 0; p < sys.partitions().size(); ++p) {
+    for (int b : sys.partitions()[p].blocks) part[b] = static_cast<int>(p);
+  }
+  for (int b = 0; b < net.blocks(); ++b) {
+    if (part[b] < 0) {
+      throw std::logic_error("parallel harness: block " + net.block_name(b) + " is in no partition");
+    }
+  }
+  std::uint64_t w = 0;
+  for (int l = 0; l < net.links(); ++l) {
+    const auto& info = net.link_info(l);
+    if (part[info.from.block] == part[info.to.block]) continue;
+    const auto lw = static_cast<std::uint64_t>(net.link(l).latency()) + 1;
+    w = w == 0 ? lw : std::min(w, lw);
+  }
+  return w;
+}
 
 std::unique_ptr<Harness> make_parallel_harness(System& sys, int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

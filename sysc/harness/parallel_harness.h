@@ -1,11 +1,19 @@
-// ParallelHarness: the System's partitions (boards and trees) stepped by several threads in
-// lockstep, one barrier per cycle. Results are bit-identical to the plain loop: within a cycle a
-// block reads only link slots written in earlier cycles (every block output is registered and
-// every link is at least one slot deep), and every piece of mutable state belongs to one block --
-// except observers a testbench attaches (scoreboards, cable taps), so it is for runs without them
-// (collectives), not for synthetic-traffic runs.
+// ParallelHarness: the System's partitions (boards and trees) stepped by several threads, which
+// synchronise once per lookahead window rather than once per cycle.
+//
+// Why that gives bit-identical results for any thread count: every block output is registered and
+// a flit or credit a block sends in cycle t over a link of latency L is read in cycle t + L + 1
+// (sysc/fabric/link.h). Partitions that share a thread are stepped in lockstep, cycle by cycle;
+// partitions on different threads are joined only by links of latency >= L_min, so within a window
+// of W = L_min + 1 cycles nothing one thread writes is read by another before the window ends, and
+// each link's ring (2 (L + 1) slots) keeps the slots being written apart from the ones being read.
+// The window is the same for any thread count (the minimum over every link joining two partitions),
+// so the cycles at which a run() may stop are the same too. Every piece of mutable state belongs to
+// one partition (C++ blocks read their partition's clock, Network::domain_clock); observers a
+// testbench attaches must be per partition and merged by the caller after run() (tb/event_log.h).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "sysc/harness/harness.h"
@@ -14,5 +22,9 @@ namespace hxemu::sysc {
 
 // `threads` <= 0: the machine's hardware threads.
 std::unique_ptr<Harness> make_parallel_harness(System& sys, int threads = 0);
+
+// The lookahead window of a system: 1 + the smallest latency of a link joining two partitions
+// (0 when no link does: one partition, no synchronisation needed).
+std::uint64_t lookahead_window(const System& sys);
 
 }  // namespace hxemu::sysc

@@ -66,6 +66,7 @@ std::array<int, 3> System::connections_per_class() const {
 int System::add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name) {
   if (node < 0 || node >= nodes()) throw std::out_of_range("add_node_block: no node " + std::to_string(node));
   const int b = net_.add_block(std::move(block), name);
+  net_.bind_clock(b, net_.domain_clock(node_partition_[node]));
   record_block(b, {BlockKind::kTerminal, node, -1, -1});
   partitions_[node_partition_[node]].blocks.push_back(b);
   return b;
@@ -102,12 +103,15 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
   ts.eject_depth = cfg_.board_depth;
   ts.flit_bits = cfg_.flit_bits;
   ts.max_packet_flits = cfg_.max_packet_flits;
-  ts.clock = net_.clock();
+  std::uint64_t* clock = net_.domain_clock(node_partition_.at(node));
+  ts.clock = clock;
+  ts.partition = node_partition_.at(node);
   auto t = terminals.make_terminal(ts);
   if (!t || t->ports() != 1) throw std::logic_error("a terminal must be a one-port block");
   const int b = net_.add_block(std::move(t), rails_ > 1 ? "node" + std::to_string(node) + ".nic" +
                                                              std::to_string(rail)
                                                        : "node" + std::to_string(node));
+  net_.bind_clock(b, clock);
   record_block(b, {BlockKind::kTerminal, node, rail, -1});
   terminal_block_[node * rails_ + rail] = b;
   return b;

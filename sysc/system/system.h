@@ -31,7 +31,8 @@ struct TerminalSpec {
   int eject_depth = 8;      // its own receive buffer per VC (the network's credits toward it)
   int flit_bits = 256;
   int max_packet_flits = 16;
-  const std::uint64_t* clock = nullptr;   // the network's cycle counter (stable within a cycle)
+  const std::uint64_t* clock = nullptr;   // its partition's cycle counter (stable within a cycle)
+  int partition = 0;                       // the partition (System::partitions()) it belongs to
 };
 
 class TerminalFactory {
@@ -99,6 +100,10 @@ class System {
     std::vector<int> blocks;
   };
   const std::vector<Partition>& partitions() const { return partitions_; }
+
+  // The clock of the partition `node` belongs to (Network::domain_clock): what a C++ block of the
+  // node reads as the current cycle.
+  const std::uint64_t* node_clock(int node) { return net_.domain_clock(node_partition_.at(node)); }
 
   // Adds a block that belongs to `node` but has no links (e.g. the host program driving its NICs);
   // it joins the node's board partition. Call before making a SystemC harness.

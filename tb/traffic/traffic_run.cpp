@@ -18,17 +18,18 @@ namespace hxemu::tb {
 
 namespace {
 
-// Forwards heads crossing cables to the scoreboard (on-board / tree latency split).
+// Forwards heads crossing cables to the scoreboard (on-board / tree latency split), through the
+// sending partition's event log (it is called by the thread stepping that partition).
 class CableTap final : public sysc::Network::HeadObserver {
  public:
-  CableTap(Scoreboard& sb, const sysc::Network& net) : sb_(sb), net_(net) {}
+  CableTap(PartitionEvents& events, const sysc::System& sys) : events_(events), sys_(sys) {}
   void head_on_cable(int link, const sysc::Flit& f, std::uint64_t now) override {
-    sb_.head_on_cable(flit_packet_id(f), net_.link(link).latency(), now);
+    events_.cable(sys_, link, flit_packet_id(f), sys_.net().link(link).latency(), now);
   }
 
  private:
-  Scoreboard& sb_;
-  const sysc::Network& net_;
+  PartitionEvents& events_;
+  const sysc::System& sys_;
 };
 
 // Bernoulli arrivals per node: the gap to the next packet is geometric with parameter p.
@@ -85,7 +86,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   }
   ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
   std::mt19937_64 rng(cfg.seed);
-  CableTap tap(sb, net);
+  CableTap tap(ts.events(), sys);
   net.set_head_observer(&tap);
 
   const std::uint64_t w0 = cfg.warmup, w1 = cfg.warmup + cfg.measure;

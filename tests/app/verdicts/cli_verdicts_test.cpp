@@ -105,7 +105,7 @@ TEST(CliHelp, ShowsDefaults) {
   EXPECT_TRUE(contains(line_with(t.out, "--drain"), "=40000")) << t.out;
   EXPECT_TRUE(contains(line_with(t.out, "--load"), "=0.1")) << t.out;
   EXPECT_TRUE(contains(line_with(t.out, "--pattern"), "=uniform")) << t.out;
-  EXPECT_TRUE(contains(line_with(t.out, "--harness"), "=systemc")) << t.out;
+  EXPECT_TRUE(contains(line_with(t.out, "--harness"), "=parallel")) << t.out;
   const Outcome s = hxemu("sweep --help");
   EXPECT_TRUE(contains(line_with(s.out, "--loads"), "=0.05:0.8:0.05")) << s.out;
   const Outcome c = hxemu("collective --help");

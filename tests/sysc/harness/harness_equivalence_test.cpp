@@ -8,27 +8,33 @@
 #include <random>
 
 #include "tests/util/system_test_util.h"
+#include "sysc/harness/parallel_harness.h"
 #include "sysc/harness/sc_harness.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {
 namespace {
 
-std::vector<std::uint64_t> run(sysc::HarnessFactory harness) {
-  tb::TrafficSystem ts(shipped("hx2mesh-16"), harness);
+std::vector<std::uint64_t> run(sysc::HarnessFactory harness, const char* config = "hx2mesh-16",
+                               int step = 10) {
+  tb::TrafficSystem ts(shipped(config), harness);
+  const int n = ts.nodes();
   std::mt19937_64 rng(99);
-  for (int c = 0; c < 3000; c += 10) {
-    for (int src = 0; src < 16; ++src) {
-      if (rng() % 10 < 3) ts.send(src, static_cast<int>(rng() % 16), 1 + static_cast<int>(rng() % 8));
+  for (int c = 0; c < 3000; c += step) {
+    for (int src = 0; src < n; ++src) {
+      if (rng() % 10 < 3) ts.send(src, static_cast<int>(rng() % n), 1 + static_cast<int>(rng() % 8));
     }
-    ts.run(10);
+    ts.run(step);
   }
   EXPECT_TRUE(ts.drain(100000));
   std::vector<std::uint64_t> out;
   for (const auto& r : ts.scoreboard().records()) {
+    out.push_back(r.injected);
+    out.push_back(r.delivery.head_arrival);
     out.push_back(r.delivery.tail_arrival);
     out.push_back(static_cast<std::uint64_t>(r.delivery.vc));
   }
+  out.push_back(ts.now());
   EXPECT_TRUE(ts.scoreboard().clean());
   return out;
 }
@@ -38,6 +44,29 @@ TEST(HarnessEquivalence, SystemCAndPlainLoopAreBitIdentical) {
   const auto sc = run(sysc::make_systemc_harness);
   ASSERT_GT(plain.size(), 1000u);
   EXPECT_EQ(plain, sc);
+}
+
+sysc::HarnessFactory threads(int t) {
+  return [t](sysc::System& s) { return sysc::make_parallel_harness(s, t); };
+}
+
+// The windowed parallel harness: partitions up to a lookahead window (cable latency + 1) apart,
+// observers merged after each run. Any thread count, and runs that stop mid-window (step 7 is
+// not a multiple of the 11-cycle window), give the plain loop's cycles exactly.
+TEST(HarnessEquivalence, ParallelAnyThreadCountIsBitIdenticalToPlainLoop) {
+  for (const char* cfg : {"hx2mesh-16", "torus-64", "fattree-64"}) {
+    const auto plain = run(sysc::make_plain_harness, cfg, 7);
+    ASSERT_GT(plain.size(), 1000u) << cfg;
+    for (int t : {1, 2, 3, 5}) EXPECT_EQ(plain, run(threads(t), cfg, 7)) << cfg << ", " << t << " threads";
+  }
+}
+
+TEST(HarnessEquivalence, LookaheadWindowIsTheShortestCrossPartitionLinkPlusOne) {
+  sysc::SystemConfig cfg = shipped("hx2mesh-16");
+  tb::TrafficSystem ts(cfg);
+  EXPECT_EQ(sysc::lookahead_window(ts.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
+  tb::TrafficSystem mesh(shipped("mesh-8x8"));   // one board: one partition, no window
+  EXPECT_EQ(sysc::lookahead_window(mesh.sys()), 0u);
 }
 
 }  // namespace

@@ -1,0 +1,88 @@
+#include "tb/event_log.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sysc/system/system.h"
+#include "tb/scoreboard.h"
+
+namespace hxemu::tb {
+
+void EventLog::injected(int node, std::uint64_t id, std::uint64_t cycle) {
+  TbEvent e;
+  e.kind = TbEvent::Kind::kInjected;
+  e.cycle = cycle;
+  e.node = node;
+  e.id = id;
+  events_.push_back(std::move(e));
+}
+
+void EventLog::delivered(const Delivery& d) {
+  TbEvent e;
+  e.kind = TbEvent::Kind::kDelivered;
+  e.cycle = d.tail_arrival;
+  e.node = d.dst;
+  e.id = d.id;
+  e.delivery = d;
+  events_.push_back(std::move(e));
+}
+
+void EventLog::fault(int node, const std::string& what) {
+  TbEvent e;
+  e.kind = TbEvent::Kind::kFault;
+  e.cycle = clock_ ? *clock_ : 0;
+  e.node = node;
+  e.what = what;
+  events_.push_back(std::move(e));
+}
+
+void EventLog::cable(std::uint64_t id, int latency, std::uint64_t now) {
+  TbEvent e;
+  e.kind = TbEvent::Kind::kCable;
+  e.cycle = now;
+  e.id = id;
+  e.latency = latency;
+  events_.push_back(std::move(e));
+}
+
+EventLog& PartitionEvents::log(int partition, const std::uint64_t* clock) {
+  if (partition < 0) throw std::out_of_range("PartitionEvents::log: negative partition");
+  while (static_cast<int>(logs_.size()) <= partition) logs_.emplace_back(nullptr);
+  if (clock) logs_[partition].set_clock(clock);
+  return logs_[partition];
+}
+
+void PartitionEvents::map_blocks(const sysc::System& sys) {
+  block_partition_.assign(static_cast<std::size_t>(sys.net().blocks()), -1);
+  for (std::size_t p = 0; p < sys.partitions().size(); ++p) {
+    for (int b : sys.partitions()[p].blocks) block_partition_[b] = static_cast<int>(p);
+  }
+  if (logs_.size() < sys.partitions().size()) log(static_cast<int>(sys.partitions().size()) - 1, nullptr);
+}
+
+void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id, int latency,
+                            std::uint64_t now) {
+  const int p = block_partition_.at(sys.net().link_info(link).from.block);
+  logs_.at(p).cable(id, latency, now);
+}
+
+void PartitionEvents::flush(Scoreboard& sb) {
+  order_.clear();
+  for (auto& log : logs_) {
+    for (auto& e : log.events()) order_.push_back(&e);
+  }
+  if (order_.empty()) return;
+  std::stable_sort(order_.begin(), order_.end(),
+                   [](const TbEvent* a, const TbEvent* b) { return a->cycle < b->cycle; });
+  for (const TbEvent* e : order_) {
+    switch (e->kind) {
+      case TbEvent::Kind::kInjected: sb.injected(e->node, e->id, e->cycle); break;
+      case TbEvent::Kind::kDelivered: sb.delivered(e->delivery); break;
+      case TbEvent::Kind::kFault: sb.fault(e->node, e->what); break;
+      case TbEvent::Kind::kCable: sb.head_on_cable(e->id, e->latency, e->cycle); break;
+    }
+  }
+  for (auto& log : logs_) log.events().clear();
+}
+
+}  // namespace hxemu::tb

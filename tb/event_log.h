@@ -1,0 +1,69 @@
+// PartitionEvents: what the endpoints and cable taps of each partition report during a harness
+// run, kept per partition (each written by the one thread stepping it) and handed to the
+// Scoreboard after the run in one canonical order: by cycle, ties in partition order and then in
+// the order the partition produced them. That order does not depend on how partitions are spread
+// over threads (or processes), so neither does anything the Scoreboard computes.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "sysc/fabric/flit.h"
+#include "tb/packet_endpoint.h"
+
+namespace hxemu::sysc {
+class System;
+}
+
+namespace hxemu::tb {
+
+class Scoreboard;
+
+struct TbEvent {
+  enum class Kind : std::uint8_t { kInjected, kDelivered, kFault, kCable };
+  Kind kind = Kind::kInjected;
+  std::uint64_t cycle = 0;
+  int node = -1;
+  std::uint64_t id = 0;        // packet id (injected, cable)
+  int latency = 0;             // cable latency (cable)
+  Delivery delivery;           // (delivered)
+  std::string what;            // (fault)
+};
+
+// One partition's events; the observer its endpoints report to.
+class EventLog final : public EndpointObserver {
+ public:
+  explicit EventLog(const std::uint64_t* clock) : clock_(clock) {}
+  void set_clock(const std::uint64_t* clock) { clock_ = clock; }
+  void injected(int node, std::uint64_t id, std::uint64_t cycle) override;
+  void delivered(const Delivery& d) override;
+  void fault(int node, const std::string& what) override;
+  void cable(std::uint64_t id, int latency, std::uint64_t now);
+
+  std::vector<TbEvent>& events() { return events_; }
+
+ private:
+  const std::uint64_t* clock_;
+  std::vector<TbEvent> events_;
+};
+
+class PartitionEvents {
+ public:
+  // The log of partition `p` (made on first use; `clock` is the partition's clock).
+  EventLog& log(int partition, const std::uint64_t* clock);
+  // Learns which partition each block of `sys` is in (for cable events).
+  void map_blocks(const sysc::System& sys);
+  // A head flit was sent on cable `link` in cycle `now` (called by the sending partition's thread).
+  void cable(const sysc::System& sys, int link, std::uint64_t id, int latency, std::uint64_t now);
+  // Hands every logged event to `sb` in the canonical order and empties the logs.
+  void flush(Scoreboard& sb);
+
+ private:
+  std::deque<EventLog> logs_;          // by partition; deque: references stay valid
+  std::vector<int> block_partition_;
+  std::vector<TbEvent*> order_;        // flush's scratch
+};
+
+}  // namespace hxemu::tb
