@@ -1,5 +1,7 @@
 #include "tb/build_info.h"
 
+#include "sysc/dist/ranks.h"
+
 namespace hxemu::tb {
 
 extern const char* const kSystemCVersion;
@@ -13,6 +15,7 @@ std::string tool_versions() {
 #elif defined(__GNUC__)
   s += "; g++ " __VERSION__;
 #endif
+  s += "; " + sysc::Ranks::library();
   return s;
 }
 

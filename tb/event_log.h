@@ -57,10 +57,12 @@ class PartitionEvents {
   void map_blocks(const sysc::System& sys);
   // A head flit was sent on cable `link` in cycle `now` (called by the sending partition's thread).
   void cable(const sysc::System& sys, int link, std::uint64_t id, int latency, std::uint64_t now);
-  // Hands every logged event to `sb` in the canonical order and empties the logs.
+  // Hands every logged event to `sb` in the canonical order and empties the logs. Under mpirun
+  // every rank first receives every other rank's events, so every rank's Scoreboard sees them all.
   void flush(Scoreboard& sb);
 
  private:
+  void share_between_ranks();
   std::deque<EventLog> logs_;          // by partition; deque: references stay valid
   std::vector<int> block_partition_;
   std::vector<TbEvent*> order_;        // flush's scratch

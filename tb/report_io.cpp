@@ -1,5 +1,7 @@
 #include "tb/report_io.h"
 
+#include "sysc/dist/ranks.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -99,6 +101,11 @@ void OutputFiles::put(const std::string& path, std::string content) {
 }
 
 void OutputFiles::commit() {
+  // Under mpirun every rank has the same results; rank 0 writes them.
+  if (sysc::Ranks::rank() != 0) {
+    staged_.clear();
+    return;
+  }
   std::vector<std::pair<std::string, std::string>> temps;   // (temporary, final path)
   auto remove_temps = [&temps] {
     for (const auto& t : temps) ::unlink(t.first.c_str());

@@ -1,5 +1,10 @@
 #include "tb/traffic_system.h"
 
+#include <algorithm>
+#include <cstring>
+
+#include "sysc/dist/ranks.h"
+
 namespace hxemu::tb {
 
 std::unique_ptr<sysc::LinkBlock> EndpointFactory::make_terminal(const sysc::TerminalSpec& spec) {
@@ -32,8 +37,37 @@ std::uint64_t TrafficSystem::send(int src, int dst, int flits) {
   p.flits = flits;
   p.created = now();
   sb_.expect(p);
-  endpoint(src).enqueue(p);
+  if (sys_->owns_node(src)) endpoint(src).enqueue(p);   // under mpirun: the rank stepping src
   return p.id;
+}
+
+std::vector<std::uint64_t> TrafficSystem::flits_received() const {
+  std::vector<std::uint64_t> v(static_cast<std::size_t>(nodes()), 0);
+  for (int n = 0; n < nodes(); ++n) {
+    if (sys_->owns_node(n)) v[n] = factory_->endpoints()[n]->flits_received();
+  }
+  if (sys_->ranks() > 1) sysc::Ranks::sum(v);
+  return v;
+}
+
+std::vector<std::uint64_t> TrafficSystem::withdraw_pending() {
+  std::vector<std::uint64_t> ids;
+  for (int n = 0; n < nodes(); ++n) {
+    if (sys_->owns_node(n)) factory_->endpoints()[n]->withdraw_pending(ids);
+  }
+  if (sys_->ranks() > 1) {
+    std::string mine(reinterpret_cast<const char*>(ids.data()), ids.size() * sizeof(std::uint64_t));
+    ids.clear();
+    for (const std::string& s : sysc::Ranks::all_gather(mine)) {
+      const std::size_t k = s.size() / sizeof(std::uint64_t);
+      const std::size_t at = ids.size();
+      ids.resize(at + k);
+      std::memcpy(ids.data() + at, s.data(), k * sizeof(std::uint64_t));
+    }
+    std::sort(ids.begin(), ids.end());
+  }
+  for (std::uint64_t id : ids) sb_.withdraw(id);
+  return ids;
 }
 
 bool TrafficSystem::drain(std::uint64_t max_cycles, const WatchdogConfig& wd,

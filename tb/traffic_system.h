@@ -40,6 +40,12 @@ class TrafficSystem {
   std::uint64_t now() const { return sys_->net().now(); }
   int nodes() const { return sys_->nodes(); }
 
+  // Flits each node's endpoint has received (agreed by every rank under mpirun).
+  std::vector<std::uint64_t> flits_received() const;
+  // Takes back every packet not yet started at its source and marks it withdrawn in the
+  // scoreboard; returns their ids (from every rank under mpirun).
+  std::vector<std::uint64_t> withdraw_pending();
+
   // Creates a packet now at `src` for `dst` (queued at the source) and returns its id.
   std::uint64_t send(int src, int dst, int flits);
   // Runs the harness, then hands what the endpoints saw to the scoreboard (tb/event_log.h).

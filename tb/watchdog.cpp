@@ -21,7 +21,7 @@ std::string port_label(const sysc::System& sys, sysc::PortRef p) {
 bool Watchdog::check(const sysc::System& sys, const Scoreboard& sb) {
   if (fired_) return true;
   const std::uint64_t now = sys.net().now();
-  const std::uint64_t moved = sys.net().flits_moved();
+  const std::uint64_t moved = sys.flits_moved();   // every rank's, under mpirun
   if (moved != last_moved_ || sb.outstanding() == 0) {
     last_moved_ = moved;
     last_progress_cycle_ = now;

@@ -1,6 +1,7 @@
 // The --harness and --threads options shared by every command that steps a system.
 #include <thread>
 
+#include "sysc/dist/ranks.h"
 #include "sysc/harness/parallel_harness.h"
 #include "sysc/harness/sc_harness.h"
 #include "app/cli/commands.h"
@@ -32,6 +33,9 @@ std::string harness_label(const HarnessOpts& o) {
 }
 
 sysc::HarnessFactory harness_named(const HarnessOpts& o) {
+  if (sysc::Ranks::distributed() && o.harness != "parallel") {
+    throw UsageError("--harness " + o.harness + " runs in one process; under mpirun use --harness parallel");
+  }
   if (o.harness == "plain") return sysc::make_plain_harness;
   if (o.harness == "systemc") return sysc::make_systemc_harness;
   const int threads = harness_threads(o);

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -14,6 +15,7 @@
 #include "tb/build_info.h"
 #include "app/cli/commands.h"
 #include "sysc/blocks/verilated_context.h"
+#include "sysc/dist/ranks.h"
 
 namespace hxemu::cli {
 std::string g_command_line;
@@ -58,6 +60,10 @@ void hide_empty_list_defaults(CLI::App& app) {
 
 int sc_main(int argc, char** argv) {
   using namespace hxemu::cli;
+  // Under mpirun: every rank runs the same command on its share of the system (sysc/dist/);
+  // rank 0 prints and writes the results, the others only report errors.
+  hxemu::sysc::Ranks::init(&argc, &argv);
+  if (hxemu::sysc::Ranks::rank() != 0 && std::freopen("/dev/null", "w", stdout) == nullptr) return 1;
   for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + std::string(argv[i]);
 
   CLI::App app{"hxemu: cycle-accurate RTL emulator of HammingMesh networks"};
@@ -87,6 +93,14 @@ int sc_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  }
+  if (hxemu::sysc::Ranks::distributed()) {
+    const std::string cmd = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+    if (cmd != "traffic" && cmd != "sweep" && cmd != "collective" && cmd != "describe") {
+      fmt::print(stderr, "hxemu: error: '{}' runs in one process; under mpirun (here {} ranks) the "
+                 "commands are traffic, sweep, collective and describe\n", cmd, hxemu::sysc::Ranks::size());
+      return 2;
+    }
   }
   try {
     const int rc = stdout_checked(action ? action() : 0);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sw/collectives/communicator.h"
+#include "sysc/dist/ranks.h"
 #include "sw/collectives/reference.h"
 #include "sysc/system/route_model.h"
 
@@ -112,7 +113,9 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   d.seed = s_.seed ^ (bytes * 0x9E3779B97F4A7C15ull);
   d.root = opt.root;
   for (const auto& c : comms_) {
-    for (int r = 0; r < c.size(); ++r) write_inputs(nics_->memory(c.nodes[r]), layout, d, c, r);
+    for (int r = 0; r < c.size(); ++r) {
+      if (sys_->owns_node(c.nodes[r])) write_inputs(nics_->memory(c.nodes[r]), layout, d, c, r);
+    }
   }
 
   // The bound: bytes each link carries under this schedule and the system's routing.
@@ -163,8 +166,25 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
 
   CheckResult check;
   for (const auto& c : comms_) {
-    for (int r = 0; r < c.size(); ++r) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
+    for (int r = 0; r < c.size(); ++r) {
+      if (sys_->owns_node(c.nodes[r])) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
+    }
   }
+  // Under mpirun each rank checked the nodes it steps; the counts add up, the first wrong element
+  // is the lowest rank's.
+  if (sys_->ranks() > 1) {
+    std::vector<std::uint64_t> counts = {check.checked, check.wrong};
+    sysc::Ranks::sum(counts);
+    check.checked = counts[0];
+    check.wrong = counts[1];
+    for (const auto& w : sysc::Ranks::all_gather(check.first_wrong)) {
+      if (!w.empty()) {
+        check.first_wrong = w;
+        break;
+      }
+    }
+  }
+  res.result_digest = result_digest(layout, bytes);
   res.checked = check.checked;
   res.wrong = check.wrong;
   if (check.wrong) res.errors.push_back(std::to_string(check.wrong) + " wrong elements; first: " + check.first_wrong);
@@ -187,21 +207,21 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
 std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::vector<std::string>& errors) {
   auto& net = sys_->net();
   // Every host starts its program in the same cycle.
-  for (int node = 0; node < sys_->nodes(); ++node) hosts_[node]->load(std::move(b.at(node)));
+  for (int node = 0; node < sys_->nodes(); ++node) {
+    if (sys_->owns_node(node)) hosts_[node]->load(std::move(b.at(node)));
+  }
   const std::uint64_t start = now();
-  std::uint64_t last_moved = net.flits_moved(), last_change = start;
+  std::uint64_t last_moved = sys_->flits_moved(), last_change = start;
   std::uint64_t last_done = 0;
   while (true) {
     harness_->run(64);
     if (s_.progress && now() >= progress_next_) progress_next_ = s_.progress(now());
-    bool all = true;
+    // Hosts this rank steps (all of them in one process); under mpirun the ranks add up.
     std::uint64_t done_hosts = 0;
-    for (auto* h : hosts_) {
-      all = all && h->done();
-      done_hosts += h->done() ? 1 : 0;
-    }
-    if (all) break;
-    const std::uint64_t moved = net.flits_moved();
+    for (auto* h : hosts_) done_hosts += sys_->owns_node(h->node()) && h->done() ? 1 : 0;
+    done_hosts = sysc::Ranks::sum(done_hosts);
+    if (done_hosts == hosts_.size()) break;
+    const std::uint64_t moved = sys_->flits_moved();
     if (moved != last_moved || done_hosts != last_done) {
       last_moved = moved;
       last_done = done_hosts;
@@ -209,7 +229,7 @@ std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::v
     } else if (now() - last_change > s_.stall_cycles) {
       errors.push_back("no progress for " + std::to_string(now() - last_change) + " cycles");
       for (auto* h : hosts_) {
-        if (!h->done()) {
+        if (sys_->owns_node(h->node()) && !h->done()) {
           errors.push_back("node " + std::to_string(h->node()) + " waits for: " + h->waiting_report());
           if (errors.size() > 8) break;
         }
@@ -219,10 +239,47 @@ std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::v
   }
   std::vector<std::uint64_t> finish;
   for (auto* h : hosts_) {
+    if (!sys_->owns_node(h->node())) {
+      finish.push_back(0);
+      continue;
+    }
     finish.push_back(h->finished_at() >= start ? h->finished_at() - start : 0);
     for (const auto& e : h->errors()) errors.push_back(e);
   }
+  if (sys_->ranks() > 1) {
+    sysc::Ranks::sum(finish);   // each node's finish cycle comes from the rank that stepped it
+    std::string mine;
+    for (const auto& e : errors) mine += e + '\n';
+    errors.clear();
+    for (const auto& all : sysc::Ranks::all_gather(mine)) {
+      std::size_t from = 0;
+      for (std::size_t nl; (nl = all.find('\n', from)) != std::string::npos; from = nl + 1) {
+        errors.push_back(all.substr(from, nl - from));
+      }
+    }
+  }
   return finish;
+}
+
+// FNV-1a over every node's data buffer, node by node: equal digests mean equal result buffers.
+std::string CollectiveSession::result_digest(const BufferLayout& layout, std::uint64_t bytes) const {
+  std::vector<std::uint64_t> per_node(static_cast<std::size_t>(sys_->nodes()), 0);
+  std::vector<std::uint8_t> buf(static_cast<std::size_t>(bytes));
+  for (int n = 0; n < sys_->nodes(); ++n) {
+    if (!sys_->owns_node(n)) continue;
+    nics_->memory(n).read(layout.data, buf.data(), buf.size());
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::uint8_t b : buf) h = (h ^ b) * 1099511628211ull;
+    per_node[n] = h;
+  }
+  if (sys_->ranks() > 1) sysc::Ranks::sum(per_node);   // each node's digest from one rank
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::uint64_t v : per_node) {
+    for (int k = 0; k < 8; ++k) h = (h ^ ((v >> (8 * k)) & 0xffu)) * 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 nlohmann::json CollectiveResult::json() const {
@@ -247,6 +304,7 @@ nlohmann::json CollectiveResult::json() const {
           {"checked", checked},
           {"wrong", wrong},
           {"ok", ok},
+          {"result_digest", result_digest},
           {"errors", errors},
           {"wall_seconds", wall_seconds}};
 }

@@ -45,6 +45,7 @@ struct SessionConfig {
 
 struct CollectiveResult {
   std::string op, algo, type;
+  std::string result_digest;   // of every node's data buffer after the run (hex FNV-1a)
   std::uint64_t bytes = 0, count = 0;
   int ranks = 0, communicators = 0;
   std::uint64_t cycles = 0;
@@ -98,6 +99,8 @@ class CollectiveSession {
   // `b`, runs until all finished (or stalled), and returns the cycle each node finished, relative
   // to the common start; errors go to `errors`.
   std::vector<std::uint64_t> execute(ScheduleBuilder& b, std::vector<std::string>& errors);
+  // Digest of every node's data buffer (the result of the last collective), agreed by every rank.
+  std::string result_digest(const BufferLayout& layout, std::uint64_t bytes) const;
   sysc::HostMemory& memory(int node) { return nics_->memory(node); }
 
   sysc::System& system() { return *sys_; }

@@ -64,6 +64,30 @@ class Link {
     return c;
   }
 
+  // The halves of a link whose sender and receiver run in different processes (sysc/dist/): the
+  // sender's side hands over what was sent to arrive in cycle `arrival` (and forgets it), the
+  // receiver's side puts it in place.
+  bool pull_flit(std::uint64_t arrival, Flit& f) {
+    Flit& slot = flits_[arrival & mask_];
+    if (!slot.valid) return false;
+    f = slot;
+    slot.valid = false;
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+  void put_flit(std::uint64_t arrival, const Flit& f) {
+    flits_[arrival & mask_] = f;
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
+  }
+  bool pull_credit(std::uint64_t arrival, Credit& c) {
+    Credit& slot = credits_[arrival & mask_];
+    if (!slot.valid) return false;
+    c = slot;
+    slot.valid = false;
+    return true;
+  }
+  void put_credit(std::uint64_t arrival, Credit c) { credits_[arrival & mask_] = c; }
+
   // Flits sent and not yet taken. (Atomic: sender and receiver may run on different threads.)
   int flits_in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
 

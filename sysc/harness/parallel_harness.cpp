@@ -1,5 +1,7 @@
 #include "sysc/harness/parallel_harness.h"
 
+#include "sysc/dist/link_exchange.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -55,10 +57,13 @@ class Barrier {
 
 class ParallelHarness final : public Harness {
  public:
-  ParallelHarness(System& sys, int threads) : sys_(sys), window_(lookahead_window(sys)) {
-    // Balance partitions over the threads by a cost estimate: a block's ports.
+  ParallelHarness(System& sys, int threads)
+      : sys_(sys), window_(lookahead_window(sys)), exchange_(sys) {
+    // Balance this rank's partitions over the threads by a cost estimate: a block's ports.
     std::vector<std::pair<int, const System::Partition*>> parts;
-    for (const auto& p : sys.partitions()) {
+    for (std::size_t pi = 0; pi < sys.partitions().size(); ++pi) {
+      if (!sys.owns_partition(static_cast<int>(pi))) continue;
+      const auto& p = sys.partitions()[pi];
       int w = 0;
       for (int b : p.blocks) w += 1 + sys.net().block(b).ports();
       parts.push_back({w, &p});
@@ -66,6 +71,7 @@ class ParallelHarness final : public Harness {
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     threads = std::max(1, std::min<int>(threads, static_cast<int>(parts.size())));
+    if (exchange_.active() && window_ == 0) throw std::logic_error("parallel harness: ranks joined by a link of no partition");
     groups_.resize(threads);
     std::vector<int> load(threads, 0);
     for (const auto& [w, p] : parts) {
@@ -75,7 +81,8 @@ class ParallelHarness final : public Harness {
     }
     for (auto& g : groups_) std::sort(g.begin(), g.end());
     name_ = "parallel C++, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-    if (threads > 1) name_ += ", window " + std::to_string(window_) + " cycles";
+    if (sys.ranks() > 1) name_ += " x " + std::to_string(sys.ranks()) + " MPI ranks";
+    if (threads > 1 || sys.ranks() > 1) name_ += ", window " + std::to_string(window_) + " cycles";
   }
 
   ~ParallelHarness() override {
@@ -89,7 +96,7 @@ class ParallelHarness final : public Harness {
   void run(std::uint64_t cycles) override {
     if (cycles == 0) return;
     Network& net = sys_.net();
-    if (groups_.size() == 1) {
+    if (groups_.size() == 1 && !exchange_.active()) {
       const std::uint64_t end = net.now() + cycles;
       for (std::uint64_t now = net.now(); now < end; ++now) {
         for (int b : groups_[0]) net.step_block(b, now);
@@ -97,12 +104,12 @@ class ParallelHarness final : public Harness {
       net.set_now(end);
       return;
     }
-    if (pool_.empty()) start_pool();
+    if (pool_.empty() && groups_.size() > 1) start_pool();
     // Hand the job to the workers (they wait for the generation to change), take part as
     // worker 0, and return when all have passed the last window's barrier.
     job_start_ = net.now();
     job_cycles_ = cycles;
-    generation_.fetch_add(1, std::memory_order_acq_rel);
+    if (groups_.size() > 1) generation_.fetch_add(1, std::memory_order_acq_rel);
     work(0);
   }
 
@@ -119,7 +126,16 @@ class ParallelHarness final : public Harness {
       for (std::uint64_t now = t0; now < t1; ++now) {
         for (int b : groups_[id]) net.step_block(b, now);
       }
-      barrier_->wait([&net, t1] { net.set_now(t1); });
+      if (exchange_.active()) {
+        // Only the thread that started MPI talks to the other ranks (MPI_THREAD_FUNNELED).
+        if (barrier_) barrier_->wait([] {});
+        if (id == 0) exchange_.exchange(t0, t1);
+      }
+      if (barrier_) {
+        barrier_->wait([&net, t1] { net.set_now(t1); });
+      } else {
+        net.set_now(t1);
+      }
     }
   }
 
@@ -150,6 +166,7 @@ class ParallelHarness final : public Harness {
   std::string name_;
   std::vector<std::vector<int>> groups_;
   std::vector<std::thread> pool_;
+  LinkExchange exchange_;
   std::unique_ptr<Barrier> barrier_;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<bool> stop_{false};

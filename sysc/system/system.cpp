@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sysc/dist/ranks.h"
+
 namespace hxemu::sysc {
 
 namespace {
@@ -38,6 +40,24 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
   } else {
     build_hxmesh_or_torus(terminals);
   }
+  assign_ranks();
+}
+
+void System::assign_ranks() {
+  rank_ = Ranks::rank();
+  ranks_ = Ranks::size();
+  int boards = 0, trees = 0;
+  for (const auto& p : partitions_) (p.is_tree ? trees : boards)++;
+  partition_rank_.assign(partitions_.size(), 0);
+  int bi = 0, ti = 0;
+  for (std::size_t p = 0; p < partitions_.size(); ++p) {
+    partition_rank_[p] = partitions_[p].is_tree ? (ti++) * ranks_ / std::max(trees, 1)
+                                                : (bi++) * ranks_ / std::max(boards, 1);
+  }
+  block_partition_.assign(static_cast<std::size_t>(net_.blocks()), -1);
+  for (std::size_t p = 0; p < partitions_.size(); ++p) {
+    for (int b : partitions_[p].blocks) block_partition_[b] = static_cast<int>(p);
+  }
 }
 
 NodeCoord System::coord(int node) const {
@@ -69,6 +89,8 @@ int System::add_node_block(int node, std::unique_ptr<LinkBlock> block, const std
   net_.bind_clock(b, net_.domain_clock(node_partition_[node]));
   record_block(b, {BlockKind::kTerminal, node, -1, -1});
   partitions_[node_partition_[node]].blocks.push_back(b);
+  block_partition_.resize(static_cast<std::size_t>(net_.blocks()), -1);
+  block_partition_[b] = node_partition_[node];
   return b;
 }
 
@@ -78,20 +100,27 @@ void System::record_block(int block, const BlockRecord& rec) {
 }
 
 bool System::quiet() const {
-  for (int b = 0; b < net_.blocks(); ++b) {
-    if (!net_.block(b).drained()) return false;
+  bool q = true;
+  for (int b = 0; b < net_.blocks() && q; ++b) {
+    if (owns_block(b) && !net_.block(b).drained()) q = false;
   }
-  for (int l = 0; l < net_.links(); ++l) {
-    if (net_.link(l).flits_in_flight() != 0) return false;
+  for (int l = 0; l < net_.links() && q; ++l) {
+    if (owns_block(net_.link_info(l).to.block) && net_.link(l).flits_in_flight() != 0) q = false;
   }
-  return true;
+  return ranks_ > 1 ? Ranks::all(q) : q;
 }
 
 bool System::any_error() const {
-  for (int b = 0; b < net_.blocks(); ++b) {
-    if (net_.block(b).error()) return true;
+  bool e = false;
+  for (int b = 0; b < net_.blocks() && !e; ++b) {
+    if (owns_block(b) && net_.block(b).error()) e = true;
   }
-  return false;
+  return ranks_ > 1 ? Ranks::any(e) : e;
+}
+
+std::uint64_t System::flits_moved() const {
+  const std::uint64_t m = net_.flits_moved();
+  return ranks_ > 1 ? Ranks::sum(m) : m;
 }
 
 int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits) {

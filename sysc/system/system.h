@@ -109,10 +109,25 @@ class System {
   // it joins the node's board partition. Call before making a SystemC harness.
   int add_node_block(int node, std::unique_ptr<LinkBlock> block, const std::string& name);
 
+  // Processes (sysc/dist/ranks.h): every rank builds the whole System and steps the partitions it
+  // owns. Board (and endpoint-group) partitions are split into contiguous runs over the ranks, and
+  // so are tree partitions, so each rank gets a share of each. One process owns everything.
+  int ranks() const { return ranks_; }
+  int partition_rank(int p) const { return partition_rank_.at(p); }
+  bool owns_partition(int p) const { return partition_rank_.at(p) == rank_; }
+  int partition_of_block(int b) const { return block_partition_.at(b); }
+  bool owns_block(int b) const { return owns_partition(block_partition_.at(b)); }
+  bool owns_node(int node) const { return owns_partition(node_partition_.at(node)); }
+  int node_partition(int node) const { return node_partition_.at(node); }
+
+  // These three are agreed by every rank (each rank looks at what it owns, then they combine), so
+  // every rank must call them at the same point of its run.
   // True when every block is drained and no flit is on any link.
   bool quiet() const;
   // Any block flagged a credit-protocol error.
   bool any_error() const;
+  // Flits put on links so far (a watchdog's progress measure).
+  std::uint64_t flits_moved() const;
 
  private:
   void build_hxmesh_or_torus(TerminalFactory& terminals);
@@ -147,6 +162,10 @@ class System {
   std::vector<TreeInfo> trees_;
   std::vector<Partition> partitions_;
   std::vector<int> node_partition_;
+  void assign_ranks();
+  int rank_ = 0, ranks_ = 1;
+  std::vector<int> partition_rank_;
+  std::vector<int> block_partition_;
   int global_rows_ = 1, global_cols_ = 1;
   std::vector<int> global_index_, node_at_global_;
 };

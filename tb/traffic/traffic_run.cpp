@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sysc/dist/ranks.h"
 #include "sysc/system/route_model.h"
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
@@ -108,10 +109,11 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
         p.flits = flits;
         p.created = t;
         sb.expect(p);
-        ts.endpoint(src).enqueue(p);
+        const bool here = sys.owns_node(src);   // under mpirun: the rank stepping src queues it
+        if (here) ts.endpoint(src).enqueue(p);
         if (t >= w0 && t < w1) generated_in_window += static_cast<std::uint64_t>(flits);
         if (cfg.fault == TrafficRunConfig::Fault::kDuplicatePacket && !fault_planted && t >= w0) {
-          ts.endpoint(src).enqueue(p);   // the same packet a second time
+          if (here) ts.endpoint(src).enqueue(p);   // the same packet a second time
           fault_planted = true;
         }
         t += 1 + arrivals.gap();
@@ -160,7 +162,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   phase("warm-up");
   advance_to(w0);
   if (!deadlocked) {
-    for (int i = 0; i < n; ++i) rx_at_w0[i] = ts.endpoint(i).flits_received();
+    rx_at_w0 = ts.flits_received();
     net.reset_link_counters();
     net.reset_stall_counters();
     plant_link_fault();
@@ -168,13 +170,14 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     advance_to(w1);
   }
   // If the window was cut short by a deadlock, accepted throughput is over the part that ran.
+  rx_at_w1 = ts.flits_received();
   for (int i = 0; i < n; ++i) {
-    rx_at_w1[i] = ts.endpoint(i).flits_received();
     if (ts.now() < w0) rx_at_w0[i] = rx_at_w1[i];   // stopped in the warm-up: nothing measured
   }
   const std::uint64_t window_end = std::max<std::uint64_t>(w0 + 1, std::min(ts.now(), w1));
   std::vector<std::uint64_t> window_link_flits(net.links());
   for (int l = 0; l < net.links(); ++l) window_link_flits[l] = net.link_flits(l);
+  if (sys.ranks() > 1) sysc::Ranks::sum(window_link_flits);   // each rank counts its senders
   std::vector<std::pair<std::uint64_t, std::uint64_t>> window_stalls;
 
   // Drain phase: traffic goes on until every measured packet has arrived.
@@ -208,9 +211,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   if (!deadlocked) res.outstanding_at_drain_limit = measured_outstanding();
 
   // Stop injecting: take back what never left the sources, and let the network empty.
-  std::vector<std::uint64_t> withdrawn;
-  for (int i = 0; i < n; ++i) ts.endpoint(i).withdraw_pending(withdrawn);
-  for (std::uint64_t id : withdrawn) sb.withdraw(id);
+  ts.withdraw_pending();
   if (!deadlocked) {
     phase("emptying the network");
     res.drained = ts.drain(20 * (cfg.warmup + cfg.measure + cfg.drain_limit) + 100000, cfg.watchdog);
@@ -228,8 +229,8 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const auto t_end = std::chrono::steady_clock::now();
   res.wall_seconds = std::chrono::duration<double>(t_end - t_start).count();
   res.cycles = ts.now();
-  res.block_ticks = net.ticks_done();
-  res.block_ticks_skipped = net.ticks_skipped();
+  res.block_ticks = sysc::Ranks::sum(net.ticks_done());
+  res.block_ticks_skipped = sysc::Ranks::sum(net.ticks_skipped());
 
   // ---- statistics -----------------------------------------------------------------------------
   const double window = static_cast<double>(window_end - w0);
@@ -286,10 +287,20 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
                          sysc::link_class_name(info.cls),
                          static_cast<double>(window_link_flits[l]) / window});
   }
+  std::vector<std::uint64_t> stall_counts;   // (no credit, lost allocation) per port, block order
   for (int b = 0; b < net.blocks(); ++b) {
     if (sys.block_kind(b) == sysc::System::BlockKind::kTerminal) continue;
     for (int p = 0; p < net.block(b).ports(); ++p) {
-      const auto nc = net.stalls_credit({b, p}), sa = net.stalls_sa({b, p});
+      stall_counts.push_back(net.stalls_credit({b, p}));
+      stall_counts.push_back(net.stalls_sa({b, p}));
+    }
+  }
+  if (sys.ranks() > 1) sysc::Ranks::sum(stall_counts);
+  std::size_t sc = 0;
+  for (int b = 0; b < net.blocks(); ++b) {
+    if (sys.block_kind(b) == sysc::System::BlockKind::kTerminal) continue;
+    for (int p = 0; p < net.block(b).ports(); ++p, sc += 2) {
+      const auto nc = stall_counts[sc], sa = stall_counts[sc + 1];
       if (nc || sa) res.stalls.push_back({net.block_name(b), p, nc, sa});
     }
   }

@@ -1,0 +1,127 @@
+#include "sysc/dist/link_exchange.h"
+
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+#include "sysc/dist/ranks.h"
+#include "sysc/system/system.h"
+
+namespace hxemu::sysc {
+
+namespace {
+
+template <class T>
+void put(std::string& s, const T& v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+template <class T>
+T get(const std::string& s, std::size_t& pos) {
+  if (pos + sizeof(T) > s.size()) throw std::runtime_error("LinkExchange: short message from a peer rank");
+  T v;
+  std::memcpy(&v, s.data() + pos, sizeof v);
+  pos += sizeof v;
+  return v;
+}
+
+}  // namespace
+
+LinkExchange::LinkExchange(System& sys) : sys_(sys) {
+  if (sys.ranks() <= 1) return;
+  Network& net = sys.net();
+  const int me = Ranks::rank();
+  std::map<int, Peer> peers;
+  for (int l = 0; l < net.links(); ++l) {
+    const auto& info = net.link_info(l);
+    const int from = sys.partition_rank(sys.partition_of_block(info.from.block));
+    const int to = sys.partition_rank(sys.partition_of_block(info.to.block));
+    if (from == to) continue;
+    if (from == me) {
+      Peer& p = peers[to];
+      p.send_flits.push_back(l);
+      p.recv_credits.push_back(l);
+    } else if (to == me) {
+      Peer& p = peers[from];
+      p.recv_flits.push_back(l);
+      p.send_credits.push_back(l);
+    }
+  }
+  for (auto& [rank, p] : peers) {
+    p.rank = rank;
+    peer_ranks_.push_back(rank);
+    peers_.push_back(std::move(p));
+  }
+  out_.resize(peers_.size());
+}
+
+// Message per peer: for each of its send_flits links, a count and (arrival offset, flit) pairs;
+// then for each send_credits link, a count and (arrival offset, VC) pairs. Arrival cycles of what
+// was sent in [t0, t1) over a link of latency L are t0 + 1 + L .. t1 + L.
+void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
+  Network& net = sys_.net();
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    std::string& s = out_[i];
+    s.clear();
+    for (int l : peers_[i].send_flits) {
+      Link& link = net.link(l);
+      const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
+      const std::size_t at = s.size();
+      put<std::uint32_t>(s, 0);
+      std::uint32_t n = 0;
+      Flit f;
+      for (std::uint64_t a = a0; a < a0 + (t1 - t0); ++a) {
+        if (!link.pull_flit(a, f)) continue;
+        put<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
+        put(s, f);
+        ++n;
+      }
+      std::memcpy(s.data() + at, &n, sizeof n);
+      flits_sent_ += n;
+    }
+    for (int l : peers_[i].send_credits) {
+      Link& link = net.link(l);
+      const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
+      const std::size_t at = s.size();
+      put<std::uint32_t>(s, 0);
+      std::uint32_t n = 0;
+      Credit c;
+      for (std::uint64_t a = a0; a < a0 + (t1 - t0); ++a) {
+        if (!link.pull_credit(a, c)) continue;
+        put<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
+        put<std::uint8_t>(s, c.vc);
+        ++n;
+      }
+      std::memcpy(s.data() + at, &n, sizeof n);
+    }
+  }
+  Ranks::exchange(peer_ranks_, out_, in_);
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    const std::string& s = in_[i];
+    std::size_t pos = 0;
+    for (int l : peers_[i].recv_flits) {
+      Link& link = net.link(l);
+      const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
+      const auto n = get<std::uint32_t>(s, pos);
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const auto off = get<std::uint32_t>(s, pos);
+        link.put_flit(a0 + off, get<Flit>(s, pos));
+      }
+    }
+    for (int l : peers_[i].recv_credits) {
+      Link& link = net.link(l);
+      const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
+      const auto n = get<std::uint32_t>(s, pos);
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const auto off = get<std::uint32_t>(s, pos);
+        Credit c;
+        c.valid = true;
+        c.vc = get<std::uint8_t>(s, pos);
+        link.put_credit(a0 + off, c);
+      }
+    }
+    if (pos != s.size()) throw std::runtime_error("LinkExchange: long message from a peer rank");
+  }
+}
+
+}  // namespace hxemu::sysc
