@@ -325,6 +325,21 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     res.node_link_utilization[idx] = best;
   }
 
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) h = (h ^ ((v >> (8 * k)) & 0xffu)) * 1099511628211ull;
+  };
+  for (const auto& r : sb.records()) {
+    mix(r.spec.id);
+    mix(static_cast<std::uint64_t>(r.spec.src));
+    mix(static_cast<std::uint64_t>(r.spec.dst));
+    mix(r.injected);
+    mix(r.delivery.head_arrival);
+    mix(r.delivery.tail_arrival);
+    mix(static_cast<std::uint64_t>(r.delivery.vc));
+  }
+  res.arrival_digest = fmt::format("{:016x}", h);
+
   for (const auto& e : sb.errors()) res.errors.push_back(e);
   if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
   res.checks_passed = res.errors.empty() && res.drained;
@@ -398,6 +413,7 @@ nlohmann::json TrafficRunResult::json(bool with_links) const {
                                   {"tree_mean", tree_latency_mean}};
   }
   j["measured_packets"] = measured_packets;
+  j["arrival_digest"] = arrival_digest;
   j["delivered_packets"] = delivered_packets;
   j["withdrawn_packets"] = withdrawn_packets;
   j["outstanding_at_drain_limit"] = outstanding_at_drain_limit;

@@ -90,6 +90,9 @@ struct TrafficRunResult {
   // sent). With the checks passed, delivered + withdrawn = measured.
   std::uint64_t measured_packets = 0;
   std::uint64_t delivered_packets = 0;
+  // FNV-1a over every packet's (id, source, destination, injection cycle, head and tail arrival
+  // cycles, arrival VC): equal digests mean every packet arrived in the same cycles.
+  std::string arrival_digest;
   std::uint64_t withdrawn_packets = 0;
   std::uint64_t outstanding_at_drain_limit = 0;  // measured, not yet delivered when the drain ended
   SaturationCheck saturation;
