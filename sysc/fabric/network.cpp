@@ -30,6 +30,14 @@ int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
   return static_cast<int>(blocks_.size()) - 1;
 }
 
+void Network::replace_block(int i, std::unique_ptr<LinkBlock> block) {
+  if (i < 0 || i >= blocks()) throw std::out_of_range("Network::replace_block: no such block");
+  if (!block || block->ports() != blocks_[i].block->ports()) {
+    throw std::logic_error("Network::replace_block: " + blocks_[i].name + " replaced by a block with other ports");
+  }
+  blocks_[i].block = std::move(block);
+}
+
 int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   auto check = [this](PortRef p) {
     if (p.block < 0 || p.block >= blocks() || p.port < 0 ||

@@ -37,6 +37,9 @@ class Network {
   Network& operator=(const Network&) = delete;
 
   int add_block(std::unique_ptr<LinkBlock> block, std::string name);
+  // Puts `block` (same port count) in place of block i, e.g. a ghost for a block another process
+  // steps (sysc/dist/ghost_block.h). Links and counters stay.
+  void replace_block(int i, std::unique_ptr<LinkBlock> block);
   // Joins a.port and b.port in both directions with `latency` cycles each way. Returns the index
   // of the a->b link; the b->a link is the next index.
   int connect(PortRef a, PortRef b, int latency, LinkClass cls);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sysc/dist/ghost_block.h"
 #include "sysc/dist/ranks.h"
 
 namespace hxemu::sysc {
@@ -11,7 +12,7 @@ namespace {
 }  // namespace
 
 System::System(const SystemConfig& cfg, TerminalFactory& terminals)
-    : cfg_(cfg), vc_(cfg.vc_plan()) {
+    : cfg_(cfg), vc_(cfg.vc_plan()), rank_(Ranks::rank()), ranks_(Ranks::size()) {
   rails_ = cfg_.topology == Topology::kFatTree ? 1 : std::clamp(terminals.rails(), 1, 4);
   terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
   attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
@@ -43,16 +44,33 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
   assign_ranks();
 }
 
+int System::rank_for(bool is_tree, int index, int boards, int trees) const {
+  return is_tree ? index * ranks_ / std::max(trees, 1) : index * ranks_ / std::max(boards, 1);
+}
+
+void System::ghost_if_remote(const Partition& p, int rank) {
+  if (rank == rank_) return;
+  for (int b : p.blocks) {
+    if (blocks_.at(b).kind == BlockKind::kTerminal) continue;   // testbench/NIC objects stay
+    LinkBlock& blk = net_.block(b);
+    net_.replace_block(b, std::make_unique<GhostBlock>(blk.ports(), blk.vcs(), blk.flit_bits()));
+  }
+}
+
 void System::assign_ranks() {
-  rank_ = Ranks::rank();
-  ranks_ = Ranks::size();
   int boards = 0, trees = 0;
   for (const auto& p : partitions_) (p.is_tree ? trees : boards)++;
+  if (cfg_.topology != Topology::kFatTree && trees != expected_trees_) {
+    throw std::logic_error("System: built " + std::to_string(trees) + " tree partitions, expected " +
+                           std::to_string(expected_trees_) + " (rank assignment would disagree)");
+  }
   partition_rank_.assign(partitions_.size(), 0);
   int bi = 0, ti = 0;
   for (std::size_t p = 0; p < partitions_.size(); ++p) {
-    partition_rank_[p] = partitions_[p].is_tree ? (ti++) * ranks_ / std::max(trees, 1)
-                                                : (bi++) * ranks_ / std::max(boards, 1);
+    const bool tree = partitions_[p].is_tree;
+    partition_rank_[p] = rank_for(tree, tree ? ti++ : bi++, boards, trees);
+    // The HammingMesh and torus builders ghost as they go (peak memory); the fat tree's here.
+    if (cfg_.topology == Topology::kFatTree) ghost_if_remote(partitions_[p], partition_rank_[p]);
   }
   block_partition_.assign(static_cast<std::size_t>(net_.blocks()), -1);
   for (std::size_t p = 0; p < partitions_.size(); ++p) {
@@ -212,6 +230,8 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
   const int a = cfg_.board_rows, b = cfg_.board_cols, x = cfg_.grid_rows, y = cfg_.grid_cols;
   const int per_board = a * b;
   router_block_.assign(nodes(), -1);
+  // Row trees (one per accelerator row) and column trees, in the order they are built below.
+  expected_trees_ = cfg_.topology == Topology::kHammingMesh ? (y > 1 ? x * a : 0) + (x > 1 ? y * b : 0) : 0;
 
   // Boards: routers, their terminals, on-board links.
   for (int board = 0; board < x * y; ++board) {
@@ -248,6 +268,7 @@ void System::build_hxmesh_or_torus(TerminalFactory& terminals) {
         }
       }
     }
+    ghost_if_remote(part, rank_for(false, board, x * y, expected_trees_));
     partitions_.push_back(std::move(part));
   }
 
@@ -318,6 +339,8 @@ void System::add_board_tree(TreeKind kind, int index,
     net_.connect(edges[k].second, t.tree_ports[2 * k + 1], cfg_.cable_latency, LinkClass::kCable);
   }
   trees_.push_back({spec.name, kind, index, t});
+  ghost_if_remote(part, rank_for(true, tree_partitions_, 0, expected_trees_));
+  ++tree_partitions_;
   partitions_.push_back(std::move(part));
 }
 

@@ -163,7 +163,13 @@ class System {
   std::vector<Partition> partitions_;
   std::vector<int> node_partition_;
   void assign_ranks();
+  // The rank of board (endpoint-group) partition `index` of `boards`, or of tree partition `index`
+  // of `trees`: contiguous runs.
+  int rank_for(bool is_tree, int index, int boards, int trees) const;
+  // Replaces the routers and switches of a partition another rank steps by ghosts.
+  void ghost_if_remote(const Partition& p, int rank);
   int rank_ = 0, ranks_ = 1;
+  int expected_trees_ = 0, tree_partitions_ = 0;
   std::vector<int> partition_rank_;
   std::vector<int> block_partition_;
   int global_rows_ = 1, global_cols_ = 1;
