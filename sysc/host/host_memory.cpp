@@ -1,6 +1,7 @@
 #include "sysc/host/host_memory.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -36,7 +37,6 @@ HostMemory::HostMemory(std::size_t bytes, int word_bits, int read_latency)
     throw std::invalid_argument("host memory read_latency=" + std::to_string(read_latency) +
                                 ": must be >= 1 cycle");
   }
-  static_assert(kPageBytes % (kMaxFlitBits / 8) == 0, "a DMA word never straddles two pages");
   mem_->size = bytes;
   mem_->table.resize((bytes + kPageBytes - 1) / kPageBytes);
 }
@@ -126,8 +126,17 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
     Pending p;
     p.due = now + static_cast<std::uint64_t>(latency_);
     p.data.fill(0);
-    const std::uint8_t* page = mem_->find(out.rd_addr / kPageBytes);
-    const std::uint8_t* src = page ? page + out.rd_addr % kPageBytes : nullptr;
+    // A word lies in one page unless the word size does not divide the page (e.g. 28 bytes).
+    std::uint8_t buf[kMaxFlitBits / 8];
+    const std::size_t off = out.rd_addr % kPageBytes;
+    const std::uint8_t* src = nullptr;
+    if (off + static_cast<std::size_t>(word_bytes()) <= kPageBytes) {
+      const std::uint8_t* page = mem_->find(out.rd_addr / kPageBytes);
+      src = page ? page + off : nullptr;   // null: never written, zeros
+    } else {
+      read(out.rd_addr, buf, static_cast<std::size_t>(word_bytes()));
+      src = buf;
+    }
     for (int w = 0; src && w < words; ++w) {
       p.data[w] = static_cast<std::uint32_t>(src[4 * w]) |
                   (static_cast<std::uint32_t>(src[4 * w + 1]) << 8) |
@@ -141,10 +150,16 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
   if (out.wr_valid && in.wr_ready) {
     check_word(out.wr_addr, "write");
     const std::uint64_t be = word_bytes() >= 64 ? out.wr_be : out.wr_be & ((1ull << word_bytes()) - 1);
-    std::uint8_t* dst = be ? mem_->get(out.wr_addr / kPageBytes) + out.wr_addr % kPageBytes : nullptr;
+    std::uint8_t* page = nullptr;
+    std::size_t page_index = SIZE_MAX;
     for (int k = 0; be && k < word_bytes(); ++k) {
       if ((be >> k) & 1u) {
-        dst[k] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
+        const std::size_t a = static_cast<std::size_t>(out.wr_addr) + static_cast<std::size_t>(k);
+        if (a / kPageBytes != page_index) {
+          page_index = a / kPageBytes;
+          page = mem_->get(page_index);
+        }
+        page[a % kPageBytes] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
         ++bytes_written_;
       }
     }

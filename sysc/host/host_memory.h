@@ -43,7 +43,7 @@ struct DmaIn {
 
 class HostMemory {
  public:
-  static constexpr std::size_t kPageBytes = 4096;   // a multiple of every word size (<= 64 bytes)
+  static constexpr std::size_t kPageBytes = 4096;   // a word whose size does not divide it may straddle two
 
   // `bytes` of memory (reads as zeros until written); word_bits: the NIC's W (a multiple of 32, at most
   // kMaxFlitBits); read_latency >= 1: cycles from an accepted request to its data.

@@ -108,6 +108,31 @@ TEST(HostMemoryOnDemand, DmaReadsZerosAndWritesAllocate) {
   EXPECT_EQ(m.bytes_written(), 2u);
 }
 
+TEST(HostMemoryOnDemand, WordsOfAWidthThatDoesNotDivideThePageStraddleTwoPages) {
+  HostMemory m(3 * kPage, 224, 1);   // 28-byte words: the word at 4088 covers 4088..4115
+  const std::uint32_t at = 28 * 146;
+  ASSERT_LT(at, kPage);
+  ASSERT_GT(at + 28, kPage);
+  sysc::DmaOut w;
+  w.wr_valid = true;
+  w.wr_addr = at;
+  for (int i = 0; i < 7; ++i) w.wr_data[i] = 0x03020100u + 0x04040404u * static_cast<std::uint32_t>(i);
+  w.wr_be = (1ull << 28) - 1;
+  m.cycle(0, w);
+  EXPECT_EQ(m.pages_allocated(), 2u);
+  std::vector<std::uint8_t> want(28);
+  for (int k = 0; k < 28; ++k) want[k] = static_cast<std::uint8_t>(k);
+  EXPECT_EQ(m.bytes(at, 28), want);
+  sysc::DmaOut o;
+  o.rd_valid = true;
+  o.rd_addr = at;
+  m.cycle(1, o);
+  o.rd_valid = false;
+  const sysc::DmaIn in = m.cycle(2, o);
+  ASSERT_TRUE(in.rd_valid);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(in.rd_data[i], w.wr_data[i]) << i;
+}
+
 TEST(HostMemoryOnDemand, PortsShareOnePageTable) {
   HostMemory a(2 * kPage, 256, 1);
   HostMemory b(a, 3);   // another DMA port onto the same bytes
