@@ -187,7 +187,10 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
 std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::vector<std::string>& errors) {
   auto& net = sys_->net();
   // Every host starts its program in the same cycle.
-  for (int node = 0; node < sys_->nodes(); ++node) hosts_[node]->load(std::move(b.at(node)));
+  for (int node = 0; node < sys_->nodes(); ++node) {
+    b.at(node).shrink_to_fit();   // the host keeps it for the whole run
+    hosts_[node]->load(std::move(b.at(node)));
+  }
   const std::uint64_t start = now();
   std::uint64_t last_moved = net.flits_moved(), last_change = start;
   std::uint64_t last_done = 0;

@@ -4,9 +4,20 @@
 
 namespace hxemu::sw {
 
+namespace {
+// Grows a vector by a quarter instead of doubling: schedules of large systems hold tens of millions
+// of ops in all, and doubling leaves up to half of that memory unused.
+template <class T>
+void grow(std::vector<T>& v, std::size_t extra) {
+  if (v.size() + extra > v.capacity()) v.reserve(v.size() + extra + v.size() / 4 + 16);
+}
+}  // namespace
+
 template <class Deps>
 int Program::add(Op op, const Deps& deps) {
   const int id = static_cast<int>(ops_.size());
+  grow(ops_, 1);
+  grow(deps_, deps.size() + 1);
   op.first_dep = static_cast<std::uint32_t>(deps_.size());
   for (int d : deps) {
     if (d < 0) continue;   // "no dependency" placeholders

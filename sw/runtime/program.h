@@ -19,14 +19,16 @@ namespace hxemu::sw {
 enum class OpKind : std::uint8_t { kPut, kRecv, kReduce, kCopy, kJoin };
 enum class DataType : std::uint8_t { kInt32, kFloat32 };
 
+// 28 bytes: a 1,024-node ring collective holds ~20,000 of these per node.
 struct Op {
   OpKind kind = OpKind::kJoin;
   std::uint8_t rail = 0;
-  int peer = -1;                 // put: destination node; recv: source node
   std::uint16_t tag = 0;
+  int peer = -1;                 // put: destination node; recv: source node
   std::uint32_t src = 0, dst = 0, len = 0;   // byte addresses / length
   std::uint32_t first_dep = 0, deps = 0;     // range in Program::dep_list
 };
+static_assert(sizeof(Op) == 28, "Op layout");
 
 class Program {
  public:
@@ -51,6 +53,11 @@ class Program {
   bool empty() const { return ops_.empty(); }
   // Index of the last op (-1 when empty): what a following phase waits for.
   int last() const { return static_cast<int>(ops_.size()) - 1; }
+  // Releases spare capacity (the op and dependency lists grow by a quarter at a time while built).
+  void shrink_to_fit() {
+    ops_.shrink_to_fit();
+    deps_.shrink_to_fit();
+  }
 
  private:
   template <class Deps>
