@@ -20,14 +20,14 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
   state_.assign(n, 0);
   dep_start_.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    missing_[i] = ops[i].deps;
-    for (std::uint32_t k = 0; k < ops[i].deps; ++k) ++dep_start_[dl[ops[i].first_dep + k] + 1];
+    missing_[i] = prog_.deps_of(i);
+    for (std::uint32_t k = 0; k < missing_[i]; ++k) ++dep_start_[dl[ops[i].first_dep + k] + 1];
   }
   for (std::size_t i = 0; i < n; ++i) dep_start_[i + 1] += dep_start_[i];
   dependents_.assign(dep_start_[n], 0);
   std::vector<std::uint32_t> fill(dep_start_.begin(), dep_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::uint32_t k = 0; k < ops[i].deps; ++k) {
+    for (std::uint32_t k = 0, m = prog_.deps_of(i); k < m; ++k) {
       dependents_[fill[dl[ops[i].first_dep + k]]++] = static_cast<std::uint32_t>(i);
     }
   }
