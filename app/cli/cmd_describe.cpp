@@ -1,4 +1,5 @@
-// hxemu describe --config F [--json FILE]: the system a configuration builds.
+// hxemu describe --config F [--json FILE]: the system a configuration builds, and the memory the
+// process holds once it is built (with one synthetic-traffic endpoint per accelerator).
 #include <fmt/core.h>
 
 #include "sysc/system/system_config.h"
@@ -24,7 +25,9 @@ void add_describe(CLI::App& app, Action& action) {
       tb::OutputFiles files;
       files.add("--json", o->json);
       tb::TrafficSystem ts(cfg);
-      const auto d = tb::describe_system(ts.sys());
+      // Measured right after building, before the route statistics (which allocate little).
+      const tb::ProcessMemory mem = tb::process_memory();
+      const auto d = tb::describe_system(ts.sys(), &mem);
       fmt::print("{}", d.text);
       if (!o->json.empty()) {
         nlohmann::json j = d.json;

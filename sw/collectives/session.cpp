@@ -208,7 +208,12 @@ std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::v
   auto& net = sys_->net();
   // Every host starts its program in the same cycle.
   for (int node = 0; node < sys_->nodes(); ++node) {
-    if (sys_->owns_node(node)) hosts_[node]->load(std::move(b.at(node)));
+    if (sys_->owns_node(node)) {
+      b.at(node).shrink_to_fit();   // the host keeps it for the whole run
+      hosts_[node]->load(std::move(b.at(node)));
+    } else {
+      Program discard = std::move(b.at(node));   // another rank runs it
+    }
   }
   const std::uint64_t start = now();
   std::uint64_t last_moved = sys_->flits_moved(), last_change = start;

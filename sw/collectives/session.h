@@ -68,7 +68,9 @@ struct CollectiveResult {
 // What a session allocates, estimated before it is built, so that a run too large for the machine
 // is refused with a clear error (sysc/util/memory_limit.h) instead of ending in std::bad_alloc:
 //   host      every node's host memory: data and two scratch buffers of the largest size
-//             (BufferLayout::for_bytes), shared by the node's rails
+//             (BufferLayout::for_bytes), shared by the node's rails -- an upper bound: host memory
+//             is allocated in pages on first write (sysc/host/host_memory.h), and what a
+//             collective never writes costs nothing
 //   schedule  the programs of one run and the hosts' bookkeeping of them: about 6 operations per
 //             pipelining chunk of a node's buffer (an allreduce sends ~2x the buffer; each chunk is
 //             a put, a receive and often a reduction) plus 24 per communicator member (four rings'

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace hxemu::sw {
 
@@ -32,33 +33,41 @@ void HostEngine::submit(int rail, const EngineJob& job) {
 }
 
 bool HostEngine::run_job(const EngineJob& job) {
-  std::uint8_t* m = mem_.data();
   if (static_cast<std::size_t>(job.dst) + job.len > mem_.size() ||
       static_cast<std::size_t>(job.src) + job.len > mem_.size()) {
     return false;
   }
+  // Host memory is paged (allocated on demand): work on copies of the operands.
+  thread_local std::vector<std::uint8_t> a_buf, b_buf;
+  b_buf.resize(job.len);
+  mem_.read(job.src, b_buf.data(), job.len);
   if (job.kind == OpKind::kCopy) {
-    std::memmove(m + job.dst, m + job.src, job.len);
+    mem_.write(job.dst, b_buf.data(), job.len);
     return true;
   }
+  a_buf.resize(job.len);
+  mem_.read(job.dst, a_buf.data(), job.len);
+  std::uint8_t* const da = a_buf.data();
+  const std::uint8_t* const sb = b_buf.data();
   const std::uint32_t n = job.len / 4;
   if (job.type == DataType::kInt32) {
     for (std::uint32_t i = 0; i < n; ++i) {
       std::uint32_t a, b;
-      std::memcpy(&a, m + job.dst + 4 * i, 4);
-      std::memcpy(&b, m + job.src + 4 * i, 4);
+      std::memcpy(&a, da + 4 * i, 4);
+      std::memcpy(&b, sb + 4 * i, 4);
       const std::uint32_t c = a + b;   // int32 addition, wrapping
-      std::memcpy(m + job.dst + 4 * i, &c, 4);
+      std::memcpy(da + 4 * i, &c, 4);
     }
   } else {
     for (std::uint32_t i = 0; i < n; ++i) {
       float a, b;
-      std::memcpy(&a, m + job.dst + 4 * i, 4);
-      std::memcpy(&b, m + job.src + 4 * i, 4);
+      std::memcpy(&a, da + 4 * i, 4);
+      std::memcpy(&b, sb + 4 * i, 4);
       const float c = a + b;
-      std::memcpy(m + job.dst + 4 * i, &c, 4);
+      std::memcpy(da + 4 * i, &c, 4);
     }
   }
+  mem_.write(job.dst, da, 4 * static_cast<std::size_t>(n));
   return true;
 }
 

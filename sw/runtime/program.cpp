@@ -4,17 +4,28 @@
 
 namespace hxemu::sw {
 
+namespace {
+// Grows a vector by a quarter instead of doubling: schedules of large systems hold tens of millions
+// of ops in all, and doubling leaves up to half of that memory unused.
+template <class T>
+void grow(std::vector<T>& v, std::size_t extra) {
+  if (v.size() + extra > v.capacity()) v.reserve(v.size() + extra + v.size() / 4 + 16);
+}
+}  // namespace
+
 template <class Deps>
 int Program::add(Op op, const Deps& deps) {
   const int id = static_cast<int>(ops_.size());
+  grow(ops_, 1);
+  grow(deps_, deps.size() + 1);
+  for (int d : deps) {
+    if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
+  }
   op.first_dep = static_cast<std::uint32_t>(deps_.size());
   for (int d : deps) {
-    if (d < 0) continue;   // "no dependency" placeholders
-    if (d >= id) throw std::logic_error("Program: an op may only depend on earlier ops");
-    deps_.push_back(d);
+    if (d >= 0) deps_.push_back(d);   // d < 0: a "no dependency" placeholder
   }
   if (gate_ >= 0) deps_.push_back(gate_);
-  op.deps = static_cast<std::uint32_t>(deps_.size()) - op.first_dep;
   ops_.push_back(op);
   return id;
 }
@@ -70,11 +81,9 @@ int Program::join(const std::vector<int>& deps) {
 
 void Program::depend_last_on(int dep) {
   if (ops_.empty() || dep < 0) return;
-  Op& op = ops_.back();
-  if (op.first_dep + op.deps != deps_.size()) throw std::logic_error("Program: not the last op");
+  // The last op's dependencies run to the end of deps_: appending one adds it to them.
   if (dep >= static_cast<int>(ops_.size()) - 1) throw std::logic_error("Program: forward dependency");
   deps_.push_back(dep);
-  ++op.deps;
 }
 
 }  // namespace hxemu::sw

@@ -19,14 +19,17 @@ namespace hxemu::sw {
 enum class OpKind : std::uint8_t { kPut, kRecv, kReduce, kCopy, kJoin };
 enum class DataType : std::uint8_t { kInt32, kFloat32 };
 
+// 24 bytes: a 1,024-node ring collective holds ~20,000 of these per node. An op's dependencies are
+// dep_list()[first_dep, next op's first_dep) (the last op's run to the end): Program::deps_of.
 struct Op {
   OpKind kind = OpKind::kJoin;
   std::uint8_t rail = 0;
-  int peer = -1;                 // put: destination node; recv: source node
   std::uint16_t tag = 0;
+  int peer = -1;                 // put: destination node; recv: source node
   std::uint32_t src = 0, dst = 0, len = 0;   // byte addresses / length
-  std::uint32_t first_dep = 0, deps = 0;     // range in Program::dep_list
+  std::uint32_t first_dep = 0;   // start of its range in Program::dep_list
 };
+static_assert(sizeof(Op) == 24, "Op layout");
 
 class Program {
  public:
@@ -47,10 +50,20 @@ class Program {
 
   const std::vector<Op>& ops() const { return ops_; }
   const std::vector<int>& dep_list() const { return deps_; }
+  // How many dependencies op i has (its range of dep_list() starts at ops()[i].first_dep).
+  std::uint32_t deps_of(std::size_t i) const {
+    const std::size_t end = i + 1 < ops_.size() ? ops_[i + 1].first_dep : deps_.size();
+    return static_cast<std::uint32_t>(end) - ops_[i].first_dep;
+  }
   int size() const { return static_cast<int>(ops_.size()); }
   bool empty() const { return ops_.empty(); }
   // Index of the last op (-1 when empty): what a following phase waits for.
   int last() const { return static_cast<int>(ops_.size()) - 1; }
+  // Releases spare capacity (the op and dependency lists grow by a quarter at a time while built).
+  void shrink_to_fit() {
+    ops_.shrink_to_fit();
+    deps_.shrink_to_fit();
+  }
 
  private:
   template <class Deps>

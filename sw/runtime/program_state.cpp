@@ -1,5 +1,7 @@
 #include "sw/runtime/program_state.h"
 
+#include <algorithm>
+#include <numeric>
 #include <sstream>
 
 namespace hxemu::sw {
@@ -18,20 +20,33 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
   state_.assign(n, 0);
   dep_start_.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    missing_[i] = ops[i].deps;
-    for (std::uint32_t k = 0; k < ops[i].deps; ++k) ++dep_start_[dl[ops[i].first_dep + k] + 1];
+    missing_[i] = prog_.deps_of(i);
+    for (std::uint32_t k = 0; k < missing_[i]; ++k) ++dep_start_[dl[ops[i].first_dep + k] + 1];
   }
   for (std::size_t i = 0; i < n; ++i) dep_start_[i + 1] += dep_start_[i];
   dependents_.assign(dep_start_[n], 0);
   std::vector<std::uint32_t> fill(dep_start_.begin(), dep_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::uint32_t k = 0; k < ops[i].deps; ++k) {
+    for (std::uint32_t k = 0, m = prog_.deps_of(i); k < m; ++k) {
       dependents_[fill[dl[ops[i].first_dep + k]]++] = static_cast<std::uint32_t>(i);
     }
   }
   tx_wait_.assign(static_cast<std::size_t>(rails), {});
   tx_head_.assign(static_cast<std::size_t>(rails), 0);
-  recv_wait_.clear();
+  {
+    std::vector<std::uint32_t> ids;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ops[i].kind == OpKind::kRecv) ids.push_back(static_cast<std::uint32_t>(i));
+    }
+    auto op_key = [&ops](std::uint32_t i) { return key(ops[i].rail, ops[i].peer, ops[i].tag); };
+    std::stable_sort(ids.begin(), ids.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return op_key(a) < op_key(b); });
+    recv_key_.resize(ids.size());
+    recv_key_.shrink_to_fit();
+    for (std::size_t i = 0; i < ids.size(); ++i) recv_key_[i] = op_key(ids[i]);
+    recv_id_ = std::move(ids);
+    recv_id_.shrink_to_fit();
+  }
   early_.clear();
   ready_.clear();
   finished_ = 0;
@@ -73,9 +88,7 @@ bool ProgramState::start(int id, std::uint64_t now) {
       if (it != early_.end()) {
         if (--it->second == 0) early_.erase(it);
         finish(id, now);
-      } else {
-        recv_wait_.emplace(k, id);
-      }
+      }   // else it waits (state 1) for rx_arrived
       return false;
     }
     case OpKind::kReduce:
@@ -103,14 +116,15 @@ void ProgramState::tx_completed(int rail, const sysc::TxCompletion& t, std::uint
 
 void ProgramState::rx_arrived(int rail, const sysc::RxCompletion& c, std::uint64_t now) {
   const std::uint64_t k = key(rail, c.src, c.tag);
-  auto it = recv_wait_.find(k);
-  if (it != recv_wait_.end()) {
-    const int id = it->second;
-    recv_wait_.erase(it);
-    finish(id, now);
-  } else {
-    ++early_[k];
+  const auto lo = std::lower_bound(recv_key_.begin(), recv_key_.end(), k);
+  for (auto it = lo; it != recv_key_.end() && *it == k; ++it) {
+    const std::uint32_t id = recv_id_[static_cast<std::size_t>(it - recv_key_.begin())];
+    if (state_[id] == 1) {
+      finish(static_cast<int>(id), now);
+      return;
+    }
   }
+  ++early_[k];
 }
 
 void ProgramState::engine_done(int op, std::uint64_t now) {

@@ -78,7 +78,12 @@ class ProgramState {
   int finished_ = 0;
   std::vector<std::vector<int>> tx_wait_;   // per rail: puts posted, awaiting TX completion in order
   std::vector<std::size_t> tx_head_;
-  std::unordered_multimap<std::uint64_t, int> recv_wait_;   // (rail, peer, tag) -> recv op
+  // Every recv op of the program by (rail, peer, tag), sorted by key then op id (12 bytes per recv,
+  // built at load): an arrival finishes the first of its key's recvs that is running (state 1).
+  // A 1,024-node ring collective starts ~2,000 recvs per node and ring at once; a hash multimap
+  // of the waiting ones cost ~40 bytes each.
+  std::vector<std::uint64_t> recv_key_;
+  std::vector<std::uint32_t> recv_id_;
   std::unordered_map<std::uint64_t, int> early_;            // arrivals nobody waits for yet
   std::uint64_t started_ = 0, finished_at_ = 0;
   std::vector<std::string> errors_;

@@ -1,10 +1,21 @@
 #include "sysc/host/host_memory.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 
 namespace hxemu::sysc {
+
+std::uint8_t* HostMemory::Pages::get(std::size_t page) {
+  std::unique_ptr<std::uint8_t[]>& p = table[page];
+  if (!p) {
+    p.reset(new std::uint8_t[kPageBytes]());   // value-initialized: zeros
+    ++allocated;
+  }
+  return p.get();
+}
 
 HostMemory::HostMemory(const HostMemory& other, int read_latency)
     : HostMemory(0, other.word_bits_, read_latency) {
@@ -12,7 +23,7 @@ HostMemory::HostMemory(const HostMemory& other, int read_latency)
 }
 
 HostMemory::HostMemory(std::size_t bytes, int word_bits, int read_latency)
-    : mem_(std::make_shared<std::vector<std::uint8_t>>(bytes, 0)),
+    : mem_(std::make_shared<Pages>()),
       word_bits_(word_bits),
       latency_(read_latency),
       pending_(64) {
@@ -26,36 +37,76 @@ HostMemory::HostMemory(std::size_t bytes, int word_bits, int read_latency)
     throw std::invalid_argument("host memory read_latency=" + std::to_string(read_latency) +
                                 ": must be >= 1 cycle");
   }
+  mem_->size = bytes;
+  mem_->table.resize((bytes + kPageBytes - 1) / kPageBytes);
+}
+
+void HostMemory::check_range(std::uint32_t addr, std::size_t n, const char* what) const {
+  if (static_cast<std::size_t>(addr) + n > mem_->size) {
+    throw std::out_of_range(std::string("host memory ") + what + " past the end");
+  }
 }
 
 void HostMemory::write(std::uint32_t addr, const void* src, std::size_t n) {
-  if (static_cast<std::size_t>(addr) + n > mem_->size()) {
-    throw std::out_of_range("host memory write past the end");
+  check_range(addr, n, "write");
+  const auto* s = static_cast<const std::uint8_t*>(src);
+  std::size_t a = addr;
+  while (n) {
+    const std::size_t off = a % kPageBytes;
+    const std::size_t k = std::min(n, kPageBytes - off);
+    std::memcpy(mem_->get(a / kPageBytes) + off, s, k);
+    a += k;
+    s += k;
+    n -= k;
   }
-  if (n) std::memcpy(mem_->data() + addr, src, n);
 }
 
 void HostMemory::read(std::uint32_t addr, void* dst, std::size_t n) const {
-  if (static_cast<std::size_t>(addr) + n > mem_->size()) {
-    throw std::out_of_range("host memory read past the end");
+  check_range(addr, n, "read");
+  auto* d = static_cast<std::uint8_t*>(dst);
+  std::size_t a = addr;
+  while (n) {
+    const std::size_t off = a % kPageBytes;
+    const std::size_t k = std::min(n, kPageBytes - off);
+    const std::uint8_t* p = mem_->find(a / kPageBytes);
+    if (p) {
+      std::memcpy(d, p + off, k);
+    } else {
+      std::memset(d, 0, k);
+    }
+    a += k;
+    d += k;
+    n -= k;
   }
-  if (n) std::memcpy(dst, mem_->data() + addr, n);
+}
+
+std::vector<std::uint8_t> HostMemory::bytes(std::uint32_t addr, std::size_t n) const {
+  std::vector<std::uint8_t> v(n);
+  read(addr, v.data(), n);
+  return v;
 }
 
 void HostMemory::fill(std::uint32_t addr, std::size_t n, std::uint8_t value) {
-  if (static_cast<std::size_t>(addr) + n > mem_->size()) {
-    throw std::out_of_range("host memory fill past the end");
+  check_range(addr, n, "fill");
+  std::size_t a = addr;
+  while (n) {
+    const std::size_t off = a % kPageBytes;
+    const std::size_t k = std::min(n, kPageBytes - off);
+    const std::size_t page = a / kPageBytes;
+    // Zeros into a page never written leave it unallocated: it reads as zeros already.
+    if (value != 0 || mem_->find(page)) std::memset(mem_->get(page) + off, value, k);
+    a += k;
+    n -= k;
   }
-  std::memset(mem_->data() + addr, value, n);
 }
 
 void HostMemory::check_word(std::uint32_t addr, const char* what) const {
   const std::size_t wb = static_cast<std::size_t>(word_bytes());
-  if (addr % wb != 0 || static_cast<std::size_t>(addr) + wb > mem_->size()) {
+  if (addr % wb != 0 || static_cast<std::size_t>(addr) + wb > mem_->size) {
     std::ostringstream os;
     os << "DMA " << what << " at 0x" << std::hex << addr << std::dec << ": "
        << (addr % wb != 0 ? "not aligned to the word size " : "outside the memory of ")
-       << (addr % wb != 0 ? wb : mem_->size()) << " bytes";
+       << (addr % wb != 0 ? wb : mem_->size) << " bytes";
     throw std::out_of_range(os.str());
   }
 }
@@ -75,8 +126,18 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
     Pending p;
     p.due = now + static_cast<std::uint64_t>(latency_);
     p.data.fill(0);
-    const std::uint8_t* src = mem_->data() + out.rd_addr;
-    for (int w = 0; w < words; ++w) {
+    // A word lies in one page unless the word size does not divide the page (e.g. 28 bytes).
+    std::uint8_t buf[kMaxFlitBits / 8];
+    const std::size_t off = out.rd_addr % kPageBytes;
+    const std::uint8_t* src = nullptr;
+    if (off + static_cast<std::size_t>(word_bytes()) <= kPageBytes) {
+      const std::uint8_t* page = mem_->find(out.rd_addr / kPageBytes);
+      src = page ? page + off : nullptr;   // null: never written, zeros
+    } else {
+      read(out.rd_addr, buf, static_cast<std::size_t>(word_bytes()));
+      src = buf;
+    }
+    for (int w = 0; src && w < words; ++w) {
       p.data[w] = static_cast<std::uint32_t>(src[4 * w]) |
                   (static_cast<std::uint32_t>(src[4 * w + 1]) << 8) |
                   (static_cast<std::uint32_t>(src[4 * w + 2]) << 16) |
@@ -88,10 +149,17 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
   }
   if (out.wr_valid && in.wr_ready) {
     check_word(out.wr_addr, "write");
-    std::uint8_t* dst = mem_->data() + out.wr_addr;
-    for (int k = 0; k < word_bytes(); ++k) {
-      if ((out.wr_be >> k) & 1u) {
-        dst[k] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
+    const std::uint64_t be = word_bytes() >= 64 ? out.wr_be : out.wr_be & ((1ull << word_bytes()) - 1);
+    std::uint8_t* page = nullptr;
+    std::size_t page_index = SIZE_MAX;
+    for (int k = 0; be && k < word_bytes(); ++k) {
+      if ((be >> k) & 1u) {
+        const std::size_t a = static_cast<std::size_t>(out.wr_addr) + static_cast<std::size_t>(k);
+        if (a / kPageBytes != page_index) {
+          page_index = a / kPageBytes;
+          page = mem_->get(page_index);
+        }
+        page[a % kPageBytes] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
         ++bytes_written_;
       }
     }

@@ -1,5 +1,9 @@
 // HostMemory: the C++ model of an accelerator's host memory behind a NIC's DMA ports
-// (docs/nic-and-host-memory.md). A byte-addressable buffer; the DMA side moves one W-bit word per
+// (docs/nic-and-host-memory.md). A byte-addressable memory of a fixed size, allocated on demand in
+// pages of kPageBytes: a page is allocated when a byte of it is first written (a nonzero fill or a
+// DMA write with at least one byte enabled counts); reads of never-written bytes return zeros. The
+// page table is one pointer per page of the memory's size, so it is bounded by that size (8 bytes per
+// 4 KiB). The DMA side moves one W-bit word per
 // port per cycle: it accepts one read request and one write per cycle and returns read data in request
 // order, one word per cycle, `read_latency` cycles after the request was accepted.
 //
@@ -39,24 +43,30 @@ struct DmaIn {
 
 class HostMemory {
  public:
-  // `bytes` of memory (zero filled); word_bits: the NIC's W (a multiple of 32, at most
+  static constexpr std::size_t kPageBytes = 4096;   // a word whose size does not divide it may straddle two
+
+  // `bytes` of memory (reads as zeros until written); word_bits: the NIC's W (a multiple of 32, at most
   // kMaxFlitBits); read_latency >= 1: cycles from an accepted request to its data.
   HostMemory(std::size_t bytes, int word_bits = 256, int read_latency = 1);
   // Another DMA port onto the same bytes as `other` (an accelerator with one NIC per network port
   // has one memory and several DMA engines); it has its own read pipeline and statistics.
   HostMemory(const HostMemory& other, int read_latency);
 
-  std::size_t size() const { return mem_->size(); }
+  std::size_t size() const { return mem_->size; }
   int word_bits() const { return word_bits_; }
   int word_bytes() const { return word_bits_ / 8; }
   int read_latency() const { return latency_; }
 
-  // ---- host side: untimed byte access ---------------------------------------------------------
-  std::uint8_t* data() { return mem_->data(); }
-  const std::uint8_t* data() const { return mem_->data(); }
+  // ---- host side: untimed byte access (ranges past the end throw std::out_of_range) ----------
   void write(std::uint32_t addr, const void* src, std::size_t n);
   void read(std::uint32_t addr, void* dst, std::size_t n) const;
   void fill(std::uint32_t addr, std::size_t n, std::uint8_t value);
+  // Convenience for tests and checks: n bytes from addr as a vector.
+  std::vector<std::uint8_t> bytes(std::uint32_t addr, std::size_t n) const;
+
+  // Pages allocated so far (shared by every DMA port onto the same memory), and their bytes.
+  std::size_t pages_allocated() const { return mem_->allocated; }
+  std::size_t resident_bytes() const { return mem_->allocated * kPageBytes; }
 
   // ---- DMA side ------------------------------------------------------------------------------
   // Back-pressure levels for the coming cycles (default: always ready).
@@ -88,9 +98,19 @@ class HostMemory {
     std::uint64_t due;
     std::array<std::uint32_t, kMaxFlitWords> data;
   };
+  // The storage every port onto one memory shares: a page table of size / kPageBytes (rounded up)
+  // entries, null until the page is first written.
+  struct Pages {
+    std::size_t size = 0;
+    std::size_t allocated = 0;
+    std::vector<std::unique_ptr<std::uint8_t[]>> table;
+    const std::uint8_t* find(std::size_t page) const { return table[page].get(); }
+    std::uint8_t* get(std::size_t page);   // allocates (zero filled) on first use
+  };
   void check_word(std::uint32_t addr, const char* what) const;
+  void check_range(std::uint32_t addr, std::size_t n, const char* what) const;
 
-  std::shared_ptr<std::vector<std::uint8_t>> mem_;
+  std::shared_ptr<Pages> mem_;
   int word_bits_;
   int latency_;
   bool read_ready_ = true;

@@ -1,5 +1,8 @@
 #include "sysc/host/nic_node.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace hxemu::sysc {
 
 NicNode::NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node,
@@ -67,6 +70,15 @@ std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
     port = std::make_shared<HostMemory>(*first, latency_);
   }
   auto nic = make_nic(spec.vc.vcs, spec.flit_bits);
+  if (spec.node >= nic->max_nodes()) {
+    // The NIC's per-node sequence tables (rtl/nic/hx_nic_seq_table.sv) are sized at build time.
+    throw std::invalid_argument(
+        "node " + std::to_string(spec.node) + ": this build's NICs have per-node tables for " +
+        std::to_string(nic->max_nodes()) + " nodes (0.." + std::to_string(nic->max_nodes() - 1) +
+        "); a NIC system this large needs a build with -DHX_NIC_NODES=" +
+        std::to_string(spec.node < 16384 ? 16384 : 65536) +
+        " (each NIC then holds 4 bytes per node), synthetic traffic does not use NICs");
+  }
   NicSetup s;
   s.node = spec.node;
   s.rail = spec.rail;

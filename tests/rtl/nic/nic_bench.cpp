@@ -283,11 +283,12 @@ NicNode& World::adopt(std::unique_ptr<NicNode> node) {
   NicNode& n = *nodes_.back();
   const std::size_t mem_bytes = n.mem().size();
   const NicSetup& setup = n.setup();
-  std::uint8_t* m = n.mem().data();
+  std::vector<std::uint8_t> m(mem_bytes);
   for (std::size_t a = 0; a < mem_bytes; ++a) {
     m[a] = pattern(static_cast<std::uint32_t>(setup.node), static_cast<std::uint32_t>(a));
   }
-  expected_.emplace_back(m, m + mem_bytes);
+  n.mem().write(0, m.data(), mem_bytes);
+  expected_.push_back(std::move(m));
   queued_.push_back(0);
   for (auto& row : puts_) row.resize(nodes_.size());
   puts_.emplace_back(nodes_.size());
@@ -314,8 +315,7 @@ void World::put(NicNode& from, const NicCommand& c) {
     if (nodes_[i].get() == &from) s = static_cast<int>(i);
   }
   const int d = c.dst;
-  const std::uint8_t* src = nodes_.at(s)->mem().data();
-  std::copy(src + c.src_addr, src + c.src_addr + c.len, expected_.at(d).begin() + c.dst_addr);
+  nodes_.at(s)->mem().read(c.src_addr, expected_.at(d).data() + c.dst_addr, c.len);
   from.pending.push_back(c);
   ++queued_.at(s);
   puts_.at(s).at(d).push_back(c);
@@ -356,7 +356,7 @@ bool World::memories_match(std::string& why) const {
   std::ostringstream os;
   int bad = 0;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    const std::uint8_t* m = nodes_[i]->mem().data();
+    const std::vector<std::uint8_t> m = nodes_[i]->mem().bytes(0, nodes_[i]->mem().size());
     const auto& e = expected_[i];
     for (std::size_t a = 0; a < e.size(); ++a) {
       if (m[a] != e[a]) {

@@ -45,7 +45,10 @@ TEST(NicSwitch, FourNicsRandomPutsThroughOneSwitch) {
   std::vector<sysc::NicNode*> nics;
   for (int i = 0; i < kNics; ++i) {
     auto mem = std::make_shared<sysc::HostMemory>(kMem, 256, 4);
-    for (std::uint32_t a = 0; a < kSrcBytes; ++a) mem->data()[a] = pattern(i, a);
+    for (std::uint32_t a = 0; a < kSrcBytes; ++a) {
+      const std::uint8_t v = pattern(i, a);
+      mem->write(a, &v, 1);
+    }
     auto nic = sysc::make_nic(2, 256);
     sysc::NicSetup s;
     s.node = i;
@@ -81,7 +84,7 @@ TEST(NicSwitch, FourNicsRandomPutsThroughOneSwitch) {
     }
     ASSERT_NE(m, nullptr);
     EXPECT_EQ(c.len, m->len);
-    const std::uint8_t* got = nics[dst]->memory().data() + m->dst_addr;
+    const std::vector<std::uint8_t> got = nics[dst]->memory().bytes(m->dst_addr, m->len);
     for (std::uint32_t i = 0; i < m->len; ++i) {
       if (got[i] != pattern(m->src, m->src_addr + i)) ++wrong;
     }

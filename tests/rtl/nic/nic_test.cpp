@@ -496,8 +496,8 @@ Trace run_idle_scenario(bool skip) {
     EXPECT_FALSE(n->nic().error());
   }
   EXPECT_TRUE(w.all_done());
-  t.mem[0].assign(a.mem().data(), a.mem().data() + kMem);
-  t.mem[1].assign(b.mem().data(), b.mem().data() + kMem);
+  t.mem[0] = a.mem().bytes(0, kMem);
+  t.mem[1] = b.mem().bytes(0, kMem);
   std::string why;
   EXPECT_TRUE(w.memories_match(why)) << why;
   return t;
@@ -599,7 +599,10 @@ TEST(NicSetup, BadSetupAndUnknownVariantAreClearErrors) {
 
 TEST(HostMemoryModel, LatencyOrderAndByteEnables) {
   HostMemory m(1024, 256, 3);
-  for (int i = 0; i < 1024; ++i) m.data()[i] = static_cast<std::uint8_t>(i);
+  for (int i = 0; i < 1024; ++i) {
+    const auto v = static_cast<std::uint8_t>(i);
+    m.write(static_cast<std::uint32_t>(i), &v, 1);
+  }
   sysc::DmaOut o;
   std::vector<std::uint64_t> got;
   std::vector<std::uint32_t> first_word;
@@ -620,10 +623,7 @@ TEST(HostMemoryModel, LatencyOrderAndByteEnables) {
   w.wr_data.fill(0xeeeeeeeeu);
   w.wr_be = 0x5;   // bytes 0 and 2
   m.cycle(20, w);
-  EXPECT_EQ(m.data()[64], 0xee);
-  EXPECT_EQ(m.data()[65], 65);
-  EXPECT_EQ(m.data()[66], 0xee);
-  EXPECT_EQ(m.data()[67], 67);
+  EXPECT_EQ(m.bytes(64, 4), (std::vector<std::uint8_t>{0xee, 65, 0xee, 67}));
   w.wr_addr = 65;
   EXPECT_THROW(m.cycle(21, w), std::out_of_range);
   EXPECT_THROW(HostMemory(64, 256, 0), std::invalid_argument);

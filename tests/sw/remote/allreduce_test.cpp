@@ -75,7 +75,7 @@ RemoteCollective run_remote(std::uint16_t port, const sw::CollectiveSession& ses
         c.attach(node);
         sysc::HostMemory local(layout.memory_bytes, 256, 1);
         sw::write_inputs(local, layout, d, comms.front(), rank);
-        c.write(0, local.data(), layout.memory_bytes);
+        c.write(0, local.bytes(0, layout.memory_bytes).data(), layout.memory_bytes);
         const auto start = c.barrier(nodes);
         if (rank == 0) run_start = std::chrono::steady_clock::now();
         results[rank] = sw::remote::run_program(c, std::move(b.at(node)), type, start.events);
@@ -204,7 +204,7 @@ TEST(RemoteAllreduce, MixedProgramMatchesHostCpu) {
         sysc::HostMemory in(layout.memory_bytes, 256, 1);
         const int rank = static_cast<int>(std::find(all.nodes.begin(), all.nodes.end(), nodes[i]) - all.nodes.begin());
         sw::write_inputs(in, layout, d, all, rank);
-        c.write(0, in.data(), layout.memory_bytes);
+        c.write(0, in.bytes(0, layout.memory_bytes).data(), layout.memory_bytes);
         const auto start = c.barrier(4);
         res[i] = sw::remote::run_program(c, std::move(remote_b.at(nodes[i])), sw::DataType::kInt32, start.events);
         mem[i] = c.read(0, layout.memory_bytes);
