@@ -1,4 +1,6 @@
 // The --harness and --threads options shared by every command that steps a system.
+#include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "sysc/dist/ranks.h"
@@ -15,14 +17,22 @@ void add_harness_options(CLI::App* sub, HarnessOpts& o) {
                   "modules); bit-identical results")
       ->check(CLI::IsMember({"parallel", "plain", "systemc"}))
       ->capture_default_str();
-  sub->add_option("--threads", o.threads, "threads of the parallel harness (0: every core)")
+  sub->add_option("--threads", o.threads,
+                  "threads of the parallel harness (0: every core; under mpirun, the cores shared "
+                  "among the ranks on the machine)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
 }
 
 int harness_threads(const HarnessOpts& o) {
   if (o.harness != "parallel") return 1;
-  return o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (o.threads > 0) return o.threads;
+  int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Under mpirun the ranks on this machine share its cores (Open MPI tells each how many there are).
+  if (const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"); local && sysc::Ranks::distributed()) {
+    cores = std::max(1, cores / std::max(1, std::atoi(local)));
+  }
+  return cores;
 }
 
 std::string harness_label(const HarnessOpts& o) {
