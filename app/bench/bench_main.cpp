@@ -148,6 +148,7 @@ struct Series {
   std::string command;
   std::vector<double> walls;
   std::vector<long> rss_kb;
+  std::vector<double> cpus;
   std::uint64_t cycles = 0;
   bool cycles_differ = false;
   int failures = 0;
@@ -162,6 +163,7 @@ struct Series {
     if (!measured()) return j;
     j["wall_seconds_median"] = wall();
     j["wall_seconds"] = walls;
+    j["cpu_seconds"] = cpus;
     j["cycles"] = cycles;
     j["cycles_per_second"] = cycles_per_s();
     j["router_cycles_per_second"] = cycles_per_s() * routers;
@@ -217,11 +219,12 @@ class Bench {
                  hxemu::bench::tail_of(log, 15));
       return;
     }
-    fmt::print(stderr, " {:.2f} s, {} cycles\n", r.wall_seconds, *cycles);
+    fmt::print(stderr, " {:.2f} s ({:.2f} s CPU), {} cycles\n", r.wall_seconds, r.cpu_seconds, *cycles);
     if (!s.walls.empty() && s.cycles != *cycles) s.cycles_differ = true;
     s.cycles = *cycles;
     s.walls.push_back(r.wall_seconds);
     s.rss_kb.push_back(r.peak_rss_kb);
+    s.cpus.push_back(r.cpu_seconds);
   }
 
   CaseResult run_case(const Case& c) {

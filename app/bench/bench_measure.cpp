@@ -64,6 +64,8 @@ ProcessRun run_process(const std::vector<std::string>& argv, const std::string& 
   const auto t1 = std::chrono::steady_clock::now();
   r.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
   r.peak_rss_kb = ru.ru_maxrss;
+  r.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                  static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   if (w != pid) return r;
   if (WIFEXITED(status)) {
     r.exit_status = WEXITSTATUS(status);
@@ -82,7 +84,7 @@ std::string capture_output(const std::vector<std::string>& argv) {
   ::close(fd);
   const auto r = run_process(argv, tmpl);
   std::string out;
-  if (r.started) {
+  if (r.ok()) {
     std::ifstream in(tmpl);
     out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }

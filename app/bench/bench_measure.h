@@ -15,6 +15,7 @@ struct ProcessRun {
   int signal = 0;              // the signal that killed it, else 0
   double wall_seconds = 0;     // fork to reap
   long peak_rss_kb = 0;        // ru_maxrss of the child (largest of it and its reaped descendants)
+  double cpu_seconds = 0;      // user + system time of the child (and its reaped descendants)
   bool ok() const { return started && exit_status == 0; }
 };
 
@@ -22,7 +23,7 @@ struct ProcessRun {
 // `log_path`, and waits for it.
 ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path);
 
-// Standard output and error of a short command (--help, --version); empty if it cannot run.
+// Standard output and error of a short command (--help, --version); empty unless it exits 0.
 std::string capture_output(const std::vector<std::string>& argv);
 
 // The hxemu binary in the same folder as this executable.
