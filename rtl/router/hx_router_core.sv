@@ -71,6 +71,21 @@ module hx_router_core #(
                                        // (decoded from registers only)
   output logic               error_o   // a neighbour broke the credit protocol (sticky)
 );
+  // ---- configuration held constant out of reset -------------------------------------------------
+  // The allocators use copies of the VC-class tables taken while rst_i is high (reset lasts at least
+  // one edge, and the tables may not change out of reset): the same values in the same cycles, so
+  // no timing changes. What it buys: the allocators and the crossbar then depend on registers only,
+  // not on an input, so a cycle-based simulator (Verilator) evaluates them once per clock edge
+  // instead of once more on every input change (Verilator's "ico" pass).
+  logic [4*V-1:0] class_vcs_q;
+  logic [V*V-1:0] vc_allow_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      class_vcs_q <= class_vcs_i;
+      vc_allow_q  <= vc_allow_i;
+    end
+  end
+
   // ---- input units -------------------------------------------------------------------------
   logic [V-1:0]     vc_valid  [P];
   logic [V-1:0]     vc_active [P];
@@ -139,8 +154,8 @@ module hx_router_core #(
         end else if (vc_active[p][v]) begin
           sa_req[p*V + v] = out_credit[op][ov];
         end else begin
-          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_i[32'(oc)*V +: V]
-                             & vc_allow_i[v*V +: V]) != '0;
+          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
+                             & vc_allow_q[v*V +: V]) != '0;
         end
       end
     end
@@ -179,8 +194,8 @@ module hx_router_core #(
       send_tail[o] = vc_tail[wi][wv];
       va_alloc[o]  = out_valid[o] && !vc_active[wi][wv];
       va_cand[o]   = out_free[o] & out_credit[o]
-                   & class_vcs_i[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
-                   & vc_allow_i[32'(wv)*V +: V];
+                   & class_vcs_q[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
+                   & vc_allow_q[32'(wv)*V +: V];
     end
   end
 
