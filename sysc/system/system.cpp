@@ -114,7 +114,6 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
 }
 
 int System::add_router(const NodeCoord& c, int node) {
-  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_);
   RouterSetup s;
   s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
   s.grid_row = c.grid_row;
@@ -138,6 +137,12 @@ int System::add_router(const NodeCoord& c, int node) {
   s.out_depth[kPortW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
   s.out_depth[kPortE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
   for (int k = 0; k < rails_; ++k) s.out_depth[kPortLocal + k] = cfg_.board_depth;
+  // Every link is symmetric (a neighbour's buffers toward us are as deep as ours toward it), so the
+  // deepest of these is the most a neighbour fills of this router's buffers: the smallest built
+  // variant that holds it (fewer slots, less memory to walk).
+  int slots = 0;
+  for (int p = 0; p < kMeshPorts + rails_; ++p) slots = std::max(slots, s.out_depth[p]);
+  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_, slots);
   r->reset(s);
   const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
   record_block(b, {BlockKind::kRouter, -1, -1, static_cast<int>(router_setup_.size())});
