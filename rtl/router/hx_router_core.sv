@@ -316,15 +316,21 @@ module hx_router_core #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   // Inputs whose arriving head is routed to a port that does not exist / to a class without VCs.
+  // (Whole-vector ORs, not bit assignments: Verilator turns those into stores in a loop.)
   function automatic [P-1:0] heads_to_no_port();
+    heads_to_no_port = '0;
     for (int p = 0; p < P; p++) begin
-      heads_to_no_port[p] = in_valid_i[p] && in_head_i[p] && 32'(rt_port_i[p*PW +: PW]) >= P;
+      heads_to_no_port = heads_to_no_port
+                       | (P'(in_valid_i[p] && in_head_i[p] && 32'(rt_port_i[p*PW +: PW]) >= P)
+                          << p);
     end
   endfunction
   function automatic [P-1:0] heads_to_no_vc();
+    heads_to_no_vc = '0;
     for (int p = 0; p < P; p++) begin
-      heads_to_no_vc[p] = in_valid_i[p] && in_head_i[p]
-                          && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0;
+      heads_to_no_vc = heads_to_no_vc
+                     | (P'(in_valid_i[p] && in_head_i[p]
+                           && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0) << p);
     end
   endfunction
   always_ff @(posedge clk_i) begin
