@@ -3,7 +3,7 @@
 #   make test   install missing packages, build, run every test through CTest
 #   make lint   Verilator -Wall, Icarus and Yosys over every RTL top
 #   make synth  Yosys cell counts of the RTL tops
-#   make bench  emulation speed (router-cycles per second)
+#   make bench  emulation speed of build/hxemu (cycles/s, router-cycles/s, memory; BASELINE=other hxemu)
 #   make asan-test  the remote host interface's tests under AddressSanitizer, in build-asan
 
 BUILD   ?= build
@@ -41,8 +41,11 @@ lint: deps deps-synth
 synth: deps deps-synth
 	scripts/synth.sh
 
+# BASELINE=PATH: another revision's hxemu binary run side by side (scripts/build-revision.sh REV DIR
+# builds one at DIR/build/hxemu); BENCH_ARGS: more hxemu-bench options (--repeat N, --cases ...).
+BASELINE ?=
 bench: build
-	$(BUILD)/hxemu-bench --json $(BUILD)/bench.json $(BENCH_ARGS)
+	$(BUILD)/hxemu-bench --json $(BUILD)/bench.json $(if $(BASELINE),--baseline $(BASELINE)) $(BENCH_ARGS)
 
 # A separate build with -DHX_SANITIZE=address (the verilated models stay uninstrumented); its first
 # run verilates and compiles the models again. Kept out of `make test` for that build time.

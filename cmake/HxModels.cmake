@@ -23,6 +23,20 @@ if(HX_RTL_ASSERT)
   list(APPEND HX_VERILATOR_ARGS --assert -DHX_ASSERT)
 endif()
 
+# verilate() learns the files a model is generated into when CMake configures. An RTL edit that
+# changes how many files Verilator writes (it splits large models) would leave the build that
+# re-verilates with a stale list (compile errors: duplicate definitions) until the next build
+# reconfigures. So an RTL edit reconfigures first, and the sources' digest in the Verilator
+# command (an unused define) makes verilate() run Verilator then, reading the fresh list.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HX_RTL_SOURCES} ${HX_RTL_HEADERS})
+set(hx_rtl_digests "")
+foreach(f ${HX_RTL_SOURCES} ${HX_RTL_HEADERS})
+  file(MD5 ${f} digest)
+  string(APPEND hx_rtl_digests ${digest})
+endforeach()
+string(MD5 hx_rtl_digest "${hx_rtl_digests}")
+list(APPEND HX_VERILATOR_ARGS -DHX_RTL_DIGEST=${hx_rtl_digest})
+
 add_library(hx_models STATIC)
 set_target_properties(hx_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # The one VerilatedContext and the C++ end of the assertions (hx_rtl_assert_failed, which every

@@ -3,26 +3,47 @@
 # A configuration asking for a variant that is not built gets an error listing the ones that are.
 set(HX_FLIT_BITS 256 CACHE STRING "payload bits per flit of the verilated models")
 set(HX_ROUTER_VCS "2;4;8" CACHE STRING "VCs per port of the board-router variants")
-set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC in every verilated block")
+set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC of the switches and NICs, and the largest board-router variant")
 
 set(HX_REGISTRY_INCLUDES "")
 set(HX_BOARD_ROUTER_ENTRIES "")
 set(HX_SWITCH_ENTRIES "")
 set(HX_NIC_ENTRIES "")
 
+# Board routers are also built with fewer slots per VC (HX_ROUTER_SLOTS): a system takes, per
+# router, the smallest variant its buffers fit in (make_board_router), so a configuration asking for
+# 8-flit buffers does not carry 32 (a quarter of the buffer memory, fewer cache misses). Switches and
+# NICs face cables (32 flits) in every shipped configuration and stay at HX_BUFFER_SLOTS only.
+set(HX_ROUTER_SLOTS "8;${HX_BUFFER_SLOTS}" CACHE STRING
+    "buffer slots per VC of the board-router variants (HX_BUFFER_SLOTS is always built)")
+set(hx_router_slots ${HX_ROUTER_SLOTS} ${HX_BUFFER_SLOTS})
+list(REMOVE_DUPLICATES hx_router_slots)
+list(SORT hx_router_slots COMPARE NATURAL)
+foreach(d ${hx_router_slots})
+  if(d GREATER HX_BUFFER_SLOTS)
+    message(FATAL_ERROR "HX_ROUTER_SLOTS: ${d} is more than HX_BUFFER_SLOTS=${HX_BUFFER_SLOTS}")
+  endif()
+endforeach()
+
 # Board routers with one local port (synthetic traffic: one endpoint per node) and with four (one
-# NIC per network port: the rails).
+# NIC per network port: the rails). The HX_BUFFER_SLOTS variants keep their historic names.
 foreach(nl 1 4)
   foreach(v ${HX_ROUTER_VCS})
-    math(EXPR ports "4 + ${nl}")
-    set(prefix Vhx_board_router_l${nl}_v${v}_w${HX_FLIT_BITS})
-    hx_add_model(${prefix} TOP hx_board_router
-                 PARAMS NL=${nl} V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS})
-    string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
-    string(APPEND HX_BOARD_ROUTER_ENTRIES
-      "  {{\"board_router\", ${ports}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
-      "     return std::unique_ptr<BoardRouterBlock>(new BoardRouterModel<${prefix}>(\n"
-      "         ${nl}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS})); }},\n")
+    foreach(d ${hx_router_slots})
+      math(EXPR ports "4 + ${nl}")
+      if(d EQUAL HX_BUFFER_SLOTS)
+        set(prefix Vhx_board_router_l${nl}_v${v}_w${HX_FLIT_BITS})
+      else()
+        set(prefix Vhx_board_router_l${nl}_v${v}_d${d}_w${HX_FLIT_BITS})
+      endif()
+      hx_add_model(${prefix} TOP hx_board_router
+                   PARAMS NL=${nl} V=${v} D=${d} W=${HX_FLIT_BITS})
+      string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
+      string(APPEND HX_BOARD_ROUTER_ENTRIES
+        "  {{\"board_router\", ${ports}, ${v}, ${HX_FLIT_BITS}, ${d}}, [] {\n"
+        "     return std::unique_ptr<BoardRouterBlock>(new BoardRouterModel<${prefix}>(\n"
+        "         ${nl}, ${v}, ${HX_FLIT_BITS}, ${d})); }},\n")
+    endforeach()
   endforeach()
 endforeach()
 

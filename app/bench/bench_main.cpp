@@ -1,38 +1,39 @@
-// hxemu-bench (make bench): emulation speed in router-cycles per second (routers x simulated cycles /
-// wall seconds, docs/targets.md) under uniform traffic, once with the verilated blocks stepped by
-// a plain C++ loop and once composed through the SystemC board and tree modules, and the ratio
-// (target: SystemC within 1.3x of plain C++).
+// hxemu-bench (make bench): emulation speed of the hxemu binary, measured from outside. Every run is
+// the hxemu binary next to this one (or --hxemu PATH) started as a child process (fork/exec): the
+// wall time is the whole process (start-up, build of the system, run, report), the peak memory is
+// the child's ru_maxrss (wait4), and the simulated cycles come from the child's own --json report.
 //
-// SystemC elaborates once per process, so every (configuration, harness, repetition) runs in a child
-// process of its own: the bench re-executes itself (/proc/self/exe --child ...) and reads the child's
-// figures from its stdout. Runs of one configuration alternate the harness order, and each figure is
-// the median over the repetitions (the machine is shared). Both harnesses must produce bit-identical
-// results; a difference is reported and the exit status is 1.
+// Cases: synthetic uniform traffic on mesh-8x8, hx2mesh-64 and hx4mesh-1024, and an allreduce
+// (collective) on hx2mesh-64. Columns: cycles/s and router-cycles/s (routers x cycles / wall
+// seconds, docs/targets.md) on 1 thread, on all threads (--threads 0), on 2 MPI ranks, the speed-ups
+// over 1 thread, and peak memory. A binary without --threads runs single core with --harness plain,
+// and its all-threads column is n/a; the MPI column needs mpirun on PATH and a binary whose
+// --version mentions MPI.
 //
-// Exit status: 0 measured (whether or not the target was met: this is a benchmark, not a test),
-// 1 a run failed or the harnesses disagreed, 2 bad input.
-#include <systemc>
-
+// --baseline PATH runs the same command lines, single core, with another hxemu binary (another
+// revision: scripts/build-revision.sh builds one) in the same bench run, alternating which binary
+// goes first, and prints the ratio of the two speeds. Every figure is the median of --repeat runs.
+//
+// Exit status: 0 measured (this is a benchmark: no speed is asserted), 1 a run failed, 2 bad input.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <exception>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "sysc/system/system_config.h"
 #include "app/bench/bench_measure.h"
-#include "app/cli/option_checks.h"
-#include "tb/report_io.h"
 
 #ifndef HXEMU_SOURCE_DIR
 #define HXEMU_SOURCE_DIR "."
@@ -40,493 +41,419 @@
 
 namespace {
 
-using hxemu::tb::bench::Measurement;
-
-constexpr double kTargetRatio = 1.3;          // docs/targets.md
-constexpr const char* kResultTag = "HXEMU-BENCH-RESULT ";
+using hxemu::bench::Capabilities;
+using hxemu::bench::ProcessRun;
+using nlohmann::json;
 
 struct Options {
-  std::vector<std::string> configs;
-  std::vector<std::string> sets;
-  std::string pattern = "uniform";
-  std::string packet_flits = "4";
-  double load = 0.3;
-  std::uint64_t seed = 1;
-  std::uint64_t warmup = 1000;
-  std::uint64_t measure = 50000;
+  std::string hxemu;
+  std::string baseline;
+  std::string configs = std::string(HXEMU_SOURCE_DIR) + "/configs";
+  std::vector<std::string> cases;
   int repeat = 3;
-  std::string harness = "both";
   std::string json;
-  std::string child;   // internal: run one measurement with this harness and print it
+  bool no_mpi = false;
+  bool no_threads = false;
 };
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct Case {
+  std::string name;
+  std::string config;              // file name under --configs
+  std::vector<std::string> args;   // after the subcommand and --config
+  bool collective = false;
 };
 
-// A measurement process that failed; status 2 means it rejected its input.
-struct ChildFailed : std::runtime_error {
-  ChildFailed(const std::string& what, int status) : std::runtime_error(what), status(status) {}
-  int status;
-};
-
-hxemu::tb::TrafficRunConfig run_config(const Options& o) {
-  hxemu::tb::TrafficRunConfig rc;
-  rc.pattern = o.pattern;
-  rc.packet_flits = o.packet_flits;
-  rc.load = o.load;
-  rc.seed = o.seed;
-  rc.warmup = o.warmup;
-  rc.measure = o.measure;
-  return rc;
+std::vector<Case> all_cases() {
+  const std::vector<std::string> uniform = {"--pattern", "uniform", "--packet-flits", "4", "--load", "0.3"};
+  auto traffic = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = uniform;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  return {
+      {"mesh-8x8", "mesh-8x8.json", traffic({"--warmup", "10000", "--measure", "50000"}), false},
+      {"hx2mesh-64", "hx2mesh-64.json", traffic({"--warmup", "2000", "--measure", "10000"}), false},
+      {"hx4mesh-1024", "hx4mesh-1024.json", {"--load", "0.3", "--warmup", "500", "--measure", "2000"}, false},
+      {"allreduce-hx2mesh-64", "hx2mesh-64.json",
+       {"--op", "allreduce", "--algo", "hamiltonian", "--sizes", "256K"}, true},
+  };
 }
 
-// ---- child: one measurement ---------------------------------------------------------------------
+// How a run is parallelised.
+enum class Mode { kOne, kAll, kMpi };
+const char* mode_key(Mode m) { return m == Mode::kOne ? "one_thread" : m == Mode::kAll ? "all_threads" : "mpi2"; }
 
-int run_child(const Options& o) {
-  if (o.configs.size() != 1) throw UsageError("--child takes exactly one --config");
-  const auto cfg = hxemu::sysc::load_system_config(o.configs[0], o.sets);
-  const auto kind =
-      o.child == "plain" ? hxemu::sysc::HarnessKind::kPlain : hxemu::sysc::HarnessKind::kSystemC;
-  const Measurement m = hxemu::tb::bench::measure(cfg, run_config(o), kind);
-  fmt::print("{}{}\n", kResultTag, m.json().dump());
-  std::fflush(stdout);
-  return 0;
-}
-
-// ---- parent: spawning children ------------------------------------------------------------------
-
-std::string fmt_double(double v) { return fmt::format("{}", v); }
-
-std::vector<std::string> child_args(const Options& o, const std::string& config,
-                                    const std::string& harness) {
-  std::vector<std::string> a = {"hxemu-bench", "--child", harness, "--config", config,
-                                "--pattern", o.pattern, "--packet-flits", o.packet_flits,
-                                "--load", fmt_double(o.load), "--seed", std::to_string(o.seed),
-                                "--warmup", std::to_string(o.warmup),
-                                "--measure", std::to_string(o.measure)};
-  for (const auto& s : o.sets) {
-    a.push_back("--set");
-    a.push_back(s);
+// The command line of one run, or nothing if `caps` cannot run it in this mode.
+std::optional<std::vector<std::string>> command(const Case& c, const Options& o, const Capabilities& caps,
+                                                Mode mode, const std::string& json_out,
+                                                const std::optional<std::string>& mpirun) {
+  std::vector<std::string> cmd;
+  if (mode == Mode::kMpi) {
+    if (o.no_mpi || !mpirun || !caps.mpi) return std::nullopt;
+    cmd = {*mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2"};
   }
-  return a;
+  if (mode == Mode::kAll && (o.no_threads || !caps.threads)) return std::nullopt;
+  cmd.push_back(caps.path);
+  cmd.push_back(c.collective ? "collective" : "traffic");
+  cmd.push_back("--config");
+  cmd.push_back(o.configs + "/" + c.config);
+  cmd.insert(cmd.end(), c.args.begin(), c.args.end());
+  if (caps.threads) {
+    cmd.push_back("--threads");
+    cmd.push_back(mode == Mode::kAll ? "0" : "1");
+  } else {
+    cmd.push_back("--harness");
+    cmd.push_back("plain");
+  }
+  cmd.push_back("--json");
+  cmd.push_back(json_out);
+  return cmd;
 }
 
-// Runs this executable with `args`; returns the measurement it printed. Its stderr passes through.
-Measurement spawn_measurement(const std::vector<std::string>& args) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    std::vector<char*> argv;
-    for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));
-    argv.push_back(nullptr);
-    ::execv("/proc/self/exe", argv.data());
-    std::fprintf(stderr, "hxemu-bench: cannot run /proc/self/exe: %s\n", std::strerror(errno));
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n > 0) {
-      out.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// Simulated cycles in a run's --json report: traffic's emulation.cycles, or the sum over a
+// collective's results.
+std::optional<std::uint64_t> cycles_of(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  try {
+    const json j = json::parse(in);
+    if (j.contains("emulation") && j["emulation"].contains("cycles")) {
+      return j["emulation"]["cycles"].get<std::uint64_t>();
     }
+    if (j.contains("results")) {
+      std::uint64_t sum = 0;
+      for (const auto& r : j["results"]) sum += r.at("cycles").get<std::uint64_t>();
+      return sum;
+    }
+  } catch (const std::exception&) {
   }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw ChildFailed(
-        WIFSIGNALED(status)
-            ? fmt::format("measurement process died of signal {} ({})", WTERMSIG(status),
-                          strsignal(WTERMSIG(status)))
-            : fmt::format("measurement process exited with status {}", WEXITSTATUS(status)),
-        WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-  }
-  const auto at = out.find(kResultTag);
-  if (at == std::string::npos) throw std::runtime_error("measurement process printed no result");
-  const auto eol = out.find('\n', at);
-  const std::string line = out.substr(at + std::strlen(kResultTag),
-                                      eol == std::string::npos ? std::string::npos
-                                                               : eol - at - std::strlen(kResultTag));
-  return Measurement::from_json(nlohmann::json::parse(line));
+  return std::nullopt;
 }
-
-// ---- parent: statistics and report --------------------------------------------------------------
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-struct HarnessRuns {
-  std::string key;                  // "plain" or "systemc"
-  std::vector<Measurement> runs;
-  double wall() const { return med([](const Measurement& m) { return m.wall_seconds; }); }
-  double step() const { return med([](const Measurement& m) { return m.step_seconds; }); }
-  double step_cpu() const { return med([](const Measurement& m) { return m.step_cpu_seconds; }); }
-  // (max - min) / median of the wall time: how much the shared machine disturbed the runs.
-  double spread() const {
-    double lo = 1e300, hi = 0;
-    for (const auto& m : runs) {
-      lo = std::min(lo, m.wall_seconds);
-      hi = std::max(hi, m.wall_seconds);
-    }
-    return runs.size() > 1 ? (hi - lo) / wall() : 0.0;
-  }
-  template <typename F>
-  double med(F f) const {
-    std::vector<double> v;
-    for (const auto& m : runs) v.push_back(f(m));
-    return median(v);
+// The runs of one binary in one mode on one case.
+struct Series {
+  bool runnable = false;
+  std::string command;
+  std::vector<double> walls;
+  std::vector<long> rss_kb;
+  std::vector<double> cpus;
+  std::uint64_t cycles = 0;
+  bool cycles_differ = false;
+  int failures = 0;
+
+  double wall() const { return walls.empty() ? 0 : median(walls); }
+  double cycles_per_s() const { return walls.empty() ? 0 : static_cast<double>(cycles) / wall(); }
+  long peak_rss_kb() const { return rss_kb.empty() ? 0 : *std::max_element(rss_kb.begin(), rss_kb.end()); }
+  bool measured() const { return runnable && failures == 0 && !walls.empty(); }
+  json to_json(int routers) const {
+    if (!runnable) return nullptr;
+    json j = {{"command", command}, {"runs", walls.size()}, {"failures", failures}};
+    if (!measured()) return j;
+    j["wall_seconds_median"] = wall();
+    j["wall_seconds"] = walls;
+    j["cpu_seconds"] = cpus;
+    j["cycles"] = cycles;
+    j["cycles_per_second"] = cycles_per_s();
+    j["router_cycles_per_second"] = cycles_per_s() * routers;
+    j["peak_rss_kb"] = peak_rss_kb();
+    if (cycles_differ) j["cycles_differ_between_runs"] = true;
+    return j;
   }
 };
 
-struct ConfigRuns {
-  std::string path;
-  hxemu::sysc::SystemConfig cfg;
-  std::vector<HarnessRuns> harnesses;   // in the order of --harness
-  bool identical = true;
-  bool clean = true;
-  std::vector<std::string> problems;
-
-  const Measurement& any() const { return harnesses.front().runs.front(); }
-  const HarnessRuns* find(const std::string& key) const {
-    for (const auto& h : harnesses) {
-      if (h.key == key) return &h;
-    }
-    return nullptr;
-  }
+struct CaseResult {
+  Case c;
+  int routers = 0;
+  std::map<Mode, Series> runs;
+  Series baseline;
 };
 
-// Checks that every run of a configuration, in both harnesses, produced the same figures.
-void check_runs(ConfigRuns& c) {
-  const Measurement& ref = c.any();
-  for (const auto& h : c.harnesses) {
-    for (std::size_t i = 0; i < h.runs.size(); ++i) {
-      const Measurement& m = h.runs[i];
-      if (!m.clean) {
-        c.clean = false;
-        c.problems.push_back(fmt::format("{} run {}: not clean: {}", m.harness, i + 1,
-                                         m.errors.empty() ? "did not drain" : m.errors));
-      }
-      if (m.fingerprint != ref.fingerprint || m.cycles != ref.cycles ||
-          m.accepted != ref.accepted || m.packet_latency_mean != ref.packet_latency_mean ||
-          m.network_latency_mean != ref.network_latency_mean ||
-          m.block_ticks != ref.block_ticks || m.block_ticks_skipped != ref.block_ticks_skipped) {
-        c.identical = false;
-        c.problems.push_back(fmt::format(
-            "{} run {} differs from {} run 1: cycles {} vs {}, accepted {:.17g} vs {:.17g}, "
-            "packet latency mean {:.17g} vs {:.17g}, network latency mean {:.17g} vs {:.17g}, "
-            "block ticks {}+{} skipped vs {}+{}, result hash {} vs {}",
-            m.harness, i + 1, ref.harness, m.cycles, ref.cycles, m.accepted, ref.accepted,
-            m.packet_latency_mean, ref.packet_latency_mean, m.network_latency_mean,
-            ref.network_latency_mean, m.block_ticks, m.block_ticks_skipped, ref.block_ticks,
-            ref.block_ticks_skipped, m.fingerprint, ref.fingerprint));
-      }
+class Bench {
+ public:
+  Bench(Options o, Capabilities caps, std::optional<Capabilities> base, std::optional<std::string> mpirun,
+        std::string tmp)
+      : o_(std::move(o)), caps_(std::move(caps)), base_(std::move(base)), mpirun_(std::move(mpirun)),
+        tmp_(std::move(tmp)) {}
+
+  int routers_of(const Case& c) {
+    const std::string out = tmp_ + "/describe.json";
+    const std::string log = tmp_ + "/describe.log";
+    const auto r = hxemu::bench::run_process(
+        {caps_.path, "describe", "--config", o_.configs + "/" + c.config, "--json", out}, log);
+    std::ifstream in(out);
+    if (!r.ok() || !in) throw std::runtime_error("hxemu describe failed on " + c.config + ":\n" +
+                                                 hxemu::bench::tail_of(log, 10));
+    return json::parse(in).at("routers").get<int>();
+  }
+
+  void run_one(const Case& c, const Capabilities& caps, Mode mode, Series& s, const char* who) {
+    const std::string out = tmp_ + "/run.json";
+    const std::string log = tmp_ + "/run.log";
+    const auto cmd = command(c, o_, caps, mode, out, mpirun_);
+    if (!cmd) return;
+    s.runnable = true;
+    s.command = joined(*cmd);
+    std::remove(out.c_str());
+    std::remove(log.c_str());
+    fmt::print(stderr, "hxemu-bench: {} {} {} ...", c.name, who, mode_key(mode));
+    std::fflush(stderr);
+    const ProcessRun r = hxemu::bench::run_process(*cmd, log);
+    const auto cycles = cycles_of(out);
+    if (!r.ok() || !cycles) {
+      ++s.failures;
+      failed_ = true;
+      fmt::print(stderr, " FAILED (exit {}{}): {}\n{}", r.exit_status,
+                 r.signal ? ", signal " + std::to_string(r.signal) : std::string(), s.command,
+                 hxemu::bench::tail_of(log, 15));
+      return;
     }
+    fmt::print(stderr, " {:.2f} s ({:.2f} s CPU), {} cycles\n", r.wall_seconds, r.cpu_seconds, *cycles);
+    if (!s.walls.empty() && s.cycles != *cycles) s.cycles_differ = true;
+    s.cycles = *cycles;
+    s.walls.push_back(r.wall_seconds);
+    s.rss_kb.push_back(r.peak_rss_kb);
+    s.cpus.push_back(r.cpu_seconds);
   }
-}
 
-double per_second(double units, std::uint64_t cycles, double seconds) {
-  return seconds > 0 ? units * static_cast<double>(cycles) / seconds : 0.0;
-}
-
-void print_table(const Options& o, const std::vector<ConfigRuns>& all) {
-  fmt::print("\n{:<12} {:<9} {:>7} {:>8} {:>6} {:>7} {:>8} {:>6} {:>10} {:>10} {:>8} {:>7} {:>6}\n",
-             "", "", "", "", "", "", "wall s", "", "M router-", "M block-", "ticks", "step s",
-             "CPU");
-  fmt::print("{:<12} {:<9} {:>7} {:>8} {:>6} {:>7} {:>8} {:>6} {:>10} {:>10} {:>8} {:>7} {:>6}\n",
-             "config", "harness", "routers", "switches", "blocks", "cycles",
-             o.repeat > 1 ? "(median)" : "", "spread", "cycles/s", "cycles/s", "skipped",
-             "", "share");
-  for (const auto& c : all) {
-    for (const auto& h : c.harnesses) {
-      const Measurement& m = h.runs.front();
-      const double wall = h.wall();
-      const double skipped = static_cast<double>(m.block_ticks_skipped) /
-                             static_cast<double>(m.block_ticks + m.block_ticks_skipped);
-      fmt::print("{:<12} {:<9} {:>7} {:>8} {:>6} {:>7} {:>8.2f} {:>5.1f}% {:>10.3f} {:>10.3f} "
-                 "{:>7.1f}% {:>7.2f} {:>5.0f}%\n",
-                 m.config, h.key == "plain" ? "plain C++" : "SystemC", m.routers, m.switches,
-                 m.blocks, m.cycles, wall, 100.0 * h.spread(),
-                 per_second(m.routers, m.cycles, wall) / 1e6,
-                 per_second(m.blocks, m.cycles, wall) / 1e6, 100.0 * skipped, h.step(),
-                 h.step() > 0 ? 100.0 * h.step_cpu() / h.step() : 0.0);
-    }
-  }
-  fmt::print("\n  wall s    the traffic run as a whole: blocks stepped, traffic generated, scoreboard,\n"
-             "            watchdog (cycles = warm-up + measured + drain, the same in both harnesses)\n"
-             "  step s    the part of it spent inside the harness stepping the blocks\n"
-             "  CPU share this process's CPU time over the stepping (below 100%: the machine ran others)\n"
-             "  skipped   block ticks that idle skipping left out\n"
-             "  M router-cycles/s counts routers only (docs/targets.md); M block-cycles/s counts every block\n");
-  for (const auto& c : all) {
-    const Measurement& m = c.any();
-    if (m.switches > 0 || m.terminals > 0) {
-      fmt::print("  {}: {} routers, {} switches and {} endpoints are stepped every cycle; only the "
-                 "routers count\n",
-                 m.config, m.routers, m.switches, m.terminals);
-    }
-  }
-}
-
-void print_ratios(const std::vector<ConfigRuns>& all, bool& target_met) {
-  target_met = true;
-  bool header = false;
-  for (const auto& c : all) {
-    const HarnessRuns* p = c.find("plain");
-    const HarnessRuns* s = c.find("systemc");
-    if (!p || !s) continue;
-    if (!header) {
-      fmt::print("\nSystemC / plain C++, time ratio of the medians (target <= {:.2f}x, docs/targets.md):\n",
-                 kTargetRatio);
-      fmt::print("  {:<12} {:>10} {:>10} {:>12}\n", "config", "whole run", "stepping",
-                 "stepping CPU");
-      header = true;
-    }
-    const double r = s->wall() / p->wall();
-    const double rs = s->step() / p->step();
-    const double rc = s->step_cpu() / p->step_cpu();
-    target_met = target_met && r <= kTargetRatio;
-    fmt::print("  {:<12} {:>9.3f}x {:>9.3f}x {:>11.3f}x  {}\n", c.any().config, r, rs, rc,
-               r <= kTargetRatio ? "within target" : "TARGET MISSED");
-  }
-}
-
-void print_results(const std::vector<ConfigRuns>& all) {
-  fmt::print("\nResults (must be bit-identical across harnesses and runs):\n");
-  for (const auto& c : all) {
-    const Measurement& m = c.any();
-    std::size_t runs = 0;
-    for (const auto& h : c.harnesses) runs += h.runs.size();
-    fmt::print("  {:<12} accepted {:.4f} flits/node/cycle, packet latency mean {:.2f} p99 {} "
-               "cycles, {} packets measured: {}\n",
-               m.config, m.accepted, m.packet_latency_mean, m.packet_latency_p99,
-               m.measured_packets,
-               c.identical && c.clean ? fmt::format("identical in all {} runs (hash {})", runs,
-                                                    m.fingerprint)
-                                      : std::string("MISMATCH OR FAILURE, see below"));
-  }
-}
-
-nlohmann::json report_json(const Options& o, const std::vector<ConfigRuns>& all,
-                           const std::string& command_line, bool target_met) {
-  nlohmann::json j;
-  j["benchmark"] = "hxemu-bench: emulation speed, router-cycles per second";
-  j["definition"] = "router-cycles/s = routers x simulated cycles / wall seconds (docs/targets.md); "
-                    "ratio = SystemC seconds / plain C++ seconds (medians)";
-  j["settings"] = {{"pattern", o.pattern},   {"load", o.load},       {"packet_flits", o.packet_flits},
-                   {"seed", o.seed},         {"warmup", o.warmup},   {"measure", o.measure},
-                   {"repeat", o.repeat},     {"harness", o.harness}, {"target_ratio", kTargetRatio}};
-  nlohmann::json cs = nlohmann::json::array();
-  bool ok = true;
-  for (const auto& c : all) {
-    const Measurement& m = c.any();
-    nlohmann::json e;
-    e["config"] = m.config;
-    e["stamp"] = hxemu::tb::reproducibility_stamp(c.cfg, o.seed, command_line);
-    e["routers"] = m.routers;
-    e["switches"] = m.switches;
-    e["terminals"] = m.terminals;
-    e["blocks"] = m.blocks;
-    e["systemc_partitions"] = m.partitions;
-    e["cycles"] = m.cycles;
-    e["identical"] = c.identical;
-    e["clean"] = c.clean;
-    e["problems"] = c.problems;
-    e["result"] = {{"accepted_flits_per_node_cycle", m.accepted},
-                   {"packet_latency_mean", m.packet_latency_mean},
-                   {"packet_latency_p99", m.packet_latency_p99},
-                   {"network_latency_mean", m.network_latency_mean},
-                   {"measured_packets", m.measured_packets},
-                   {"hash", m.fingerprint}};
-    e["block_ticks"] = m.block_ticks;
-    e["block_ticks_skipped"] = m.block_ticks_skipped;
-    nlohmann::json hs;
-    for (const auto& h : c.harnesses) {
-      nlohmann::json runs = nlohmann::json::array();
-      for (const auto& r : h.runs) runs.push_back(r.json());
-      const double wall = h.wall();
-      hs[h.key] = {{"harness", h.runs.front().harness},
-                   {"median",
-                    {{"wall_seconds", wall},
-                     {"step_seconds", h.step()},
-                     {"step_cpu_seconds", h.step_cpu()},
-                     {"router_cycles_per_second", per_second(m.routers, m.cycles, wall)},
-                     {"block_cycles_per_second", per_second(m.blocks, m.cycles, wall)}}},
-                   {"wall_spread", h.spread()},
-                   {"runs", runs}};
-    }
-    e["harnesses"] = hs;
-    const HarnessRuns* p = c.find("plain");
-    const HarnessRuns* s = c.find("systemc");
-    if (p && s) {
-      const double r = s->wall() / p->wall();
-      e["ratio_systemc_over_plain"] = {{"wall", r},
-                                       {"stepping", s->step() / p->step()},
-                                       {"stepping_cpu", s->step_cpu() / p->step_cpu()},
-                                       {"within_target", r <= kTargetRatio}};
-    }
-    ok = ok && c.identical && c.clean;
-    cs.push_back(e);
-  }
-  j["configurations"] = cs;
-  j["all_identical_and_clean"] = ok;
-  j["target_met"] = target_met;
-  return j;
-}
-
-int run_parent(const Options& o, const std::string& command_line) {
-  std::vector<ConfigRuns> all;
-  for (const auto& path : o.configs) {
-    ConfigRuns c;
-    c.path = path;
-    c.cfg = hxemu::sysc::load_system_config(path, o.sets);
-    if (o.harness != "systemc") c.harnesses.push_back({"plain", {}});
-    if (o.harness != "plain") c.harnesses.push_back({"systemc", {}});
-    all.push_back(std::move(c));
-  }
-  hxemu::tb::OutputFiles files;   // checked now, written after the measurements
-  files.add("--json", o.json);
-
-  fmt::print("hxemu-bench: {} traffic at {:.2f} flits/node/cycle, {}-flit packets, seed {}; {} "
-             "warm-up + {} measured cycles (+ drain);\n  {} run{} per configuration and harness, "
-             "each in its own process; figures are medians\n",
-             o.pattern, o.load, o.packet_flits, o.seed, o.warmup, o.measure, o.repeat,
-             o.repeat == 1 ? "" : "s");
-  for (int rep = 0; rep < o.repeat; ++rep) {
-    for (auto& c : all) {
-      // Alternate which harness goes first, so a drift in machine load hits both alike.
-      std::vector<std::size_t> order(c.harnesses.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  CaseResult run_case(const Case& c) {
+    CaseResult res;
+    res.c = c;
+    res.routers = routers_of(c);
+    for (int rep = 0; rep < o_.repeat; ++rep) {
+      // One repetition: every run once; odd repetitions in the reverse order, so that the new
+      // and the baseline binary alternate in going first.
+      std::vector<std::pair<const Capabilities*, Mode>> order = {{&caps_, Mode::kOne}};
+      if (base_) order.push_back({&*base_, Mode::kOne});
+      order.push_back({&caps_, Mode::kAll});
+      order.push_back({&caps_, Mode::kMpi});
       if (rep % 2) std::reverse(order.begin(), order.end());
-      for (std::size_t i : order) {
-        HarnessRuns& h = c.harnesses[i];
-        fmt::print("  run {}/{}  {:<12} {:<9} ", rep + 1, o.repeat, c.cfg.name,
-                   h.key == "plain" ? "plain C++" : "SystemC");
-        std::fflush(stdout);
-        Measurement m;
-        try {
-          m = spawn_measurement(child_args(o, c.path, h.key));
-        } catch (const ChildFailed& e) {
-          fmt::print("FAILED\n");
-          fmt::print(stderr, "hxemu-bench: error: {} {}: {}\n", c.cfg.name, h.key, e.what());
-          return e.status == 2 ? 2 : 1;
-        } catch (const std::exception& e) {
-          fmt::print("FAILED\n");
-          fmt::print(stderr, "hxemu-bench: error: {} {}: {}\n", c.cfg.name, h.key, e.what());
-          return 1;
+      for (const auto& [caps, mode] : order) {
+        if (caps == &caps_) {
+          run_one(c, *caps, mode, res.runs[mode], "hxemu");
+        } else {
+          run_one(c, *caps, mode, res.baseline, "baseline");
         }
-        fmt::print("{:7.2f} s  ({:.2f} s stepping, {:.3f} M router-cycles/s)\n", m.wall_seconds,
-                   m.step_seconds, per_second(m.routers, m.cycles, m.wall_seconds) / 1e6);
-        h.runs.push_back(std::move(m));
       }
+    }
+    return res;
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  Options o_;
+  Capabilities caps_;
+  std::optional<Capabilities> base_;
+  std::optional<std::string> mpirun_;
+  std::string tmp_;
+  bool failed_ = false;
+};
+
+std::string num(double v, int prec = 0) { return fmt::format("{:.{}f}", v, prec); }
+
+// Cycles/s, M router-cycles/s and the speed-up over `ref` of one series, or n/a.
+std::vector<std::string> cells(const Series& s, int routers, const Series* ref) {
+  if (!s.runnable) return {"n/a", "n/a", ref ? "n/a" : ""};
+  if (!s.measured()) return {"failed", "failed", ref ? "-" : ""};
+  std::vector<std::string> out = {num(s.cycles_per_s()), num(s.cycles_per_s() * routers / 1e6, 3)};
+  if (ref) out.push_back(ref->measured() ? num(s.cycles_per_s() / ref->cycles_per_s(), 2) + "x" : "-");
+  return out;
+}
+
+void print_table(const std::vector<CaseResult>& results, bool with_baseline) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"case", "routers", "cycles", "1 thr cyc/s", "Mrc/s", "all thr cyc/s", "Mrc/s", "x1thr",
+                  "2 MPI cyc/s", "Mrc/s", "x1thr", "peak MB"});
+  if (with_baseline) {
+    rows[0].push_back("base cyc/s");
+    rows[0].push_back("vs base");
+  }
+  for (const auto& r : results) {
+    const Series& one = r.runs.at(Mode::kOne);
+    std::vector<std::string> row = {r.c.name, std::to_string(r.routers),
+                                    one.measured() ? std::to_string(one.cycles) : "-"};
+    for (auto& cell : cells(one, r.routers, nullptr)) {
+      if (!cell.empty()) row.push_back(cell);
+    }
+    for (Mode m : {Mode::kAll, Mode::kMpi}) {
+      for (auto& cell : cells(r.runs.at(m), r.routers, &one)) row.push_back(cell);
+    }
+    row.push_back(one.measured() ? num(static_cast<double>(one.peak_rss_kb()) / 1024, 0) : "-");
+    if (with_baseline) {
+      const auto b = cells(r.baseline, r.routers, nullptr);
+      row.push_back(b[0]);
+      row.push_back(one.measured() && r.baseline.measured()
+                        ? num(one.cycles_per_s() / r.baseline.cycles_per_s(), 2) + "x"
+                        : "-");
+    }
+    rows.push_back(row);
+  }
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += i == 0 ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("  {:>{}}", row[i], width[i]);
+    }
+    fmt::print("{}\n", line);
+  }
+}
+
+int run(const Options& o) {
+  const std::string hxemu = o.hxemu.empty() ? hxemu::bench::sibling_hxemu() : o.hxemu;
+  if (::access(hxemu.c_str(), X_OK) != 0) throw std::invalid_argument("no executable hxemu at " + hxemu);
+  if (!o.baseline.empty() && ::access(o.baseline.c_str(), X_OK) != 0) {
+    throw std::invalid_argument("--baseline: no executable at " + o.baseline);
+  }
+  std::vector<Case> cases;
+  for (const auto& c : all_cases()) {
+    if (o.cases.empty() || std::find(o.cases.begin(), o.cases.end(), c.name) != o.cases.end()) {
+      cases.push_back(c);
+    }
+  }
+  for (const auto& name : o.cases) {
+    bool known = false;
+    for (const auto& c : all_cases()) known = known || c.name == name;
+    if (!known) throw std::invalid_argument("--cases: unknown case '" + name + "'");
+  }
+  for (const auto& c : cases) {
+    struct stat st {};
+    if (::stat((o.configs + "/" + c.config).c_str(), &st) != 0) {
+      throw std::invalid_argument("--configs: no " + o.configs + "/" + c.config);
     }
   }
 
-  bool ok = true;
-  for (auto& c : all) {
-    check_runs(c);
-    ok = ok && c.identical && c.clean;
+  const Capabilities caps = hxemu::bench::probe(hxemu);
+  std::optional<Capabilities> base;
+  if (!o.baseline.empty()) base = hxemu::bench::probe(o.baseline);
+  const auto mpirun = hxemu::bench::find_on_path("mpirun");
+
+  char tmpl[] = "/tmp/hxemu-bench-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("cannot make a temporary folder");
+  const std::string tmp = tmpl;
+
+  const unsigned cores = std::thread::hardware_concurrency();
+  double load[3] = {0, 0, 0};
+  (void)::getloadavg(load, 3);
+  fmt::print("hxemu-bench: {} ({}); threads: {}; MPI: {}\n", hxemu, caps.version.empty() ? "no --version" : caps.version,
+             caps.threads ? "--threads" : "n/a (no --threads: single core, --harness plain)",
+             caps.mpi && mpirun ? "mpirun -np 2" : !mpirun ? "n/a (no mpirun on PATH)" : "n/a (binary built without MPI)");
+  if (base) {
+    fmt::print("baseline: {} ({}){}\n", base->path, base->version.empty() ? "no --version" : base->version,
+               base->threads ? "" : ", single core with --harness plain");
   }
-  print_table(o, all);
-  bool target_met = true;
-  print_ratios(all, target_met);
-  print_results(all);
-  if (!o.json.empty()) {
-    files.put(o.json, report_json(o, all, command_line, target_met).dump(1) + "\n");
-    files.commit();
-    fmt::print("\nwrote {}\n", o.json);
+  fmt::print("{} cores, load average {:.2f} at start; each figure the median of {} runs, whole process\n",
+             cores, load[0], o.repeat);
+  std::fflush(stdout);
+
+  Bench bench(o, caps, base, mpirun, tmp);
+  std::vector<CaseResult> results;
+  try {
+    for (const auto& c : cases) results.push_back(bench.run_case(c));
+  } catch (...) {
+    std::remove((tmp + "/run.json").c_str());
+    std::remove((tmp + "/run.log").c_str());
+    std::remove((tmp + "/describe.json").c_str());
+    std::remove((tmp + "/describe.log").c_str());
+    ::rmdir(tmp.c_str());
+    throw;
   }
-  if (!ok) {
-    fmt::print(stderr, "\nhxemu-bench: ERROR: the harnesses (or repeated runs) did not produce "
-                       "identical, clean results:\n");
-    for (const auto& c : all) {
-      for (const auto& p : c.problems) fmt::print(stderr, "  {}: {}\n", c.cfg.name, p);
+  for (const char* f : {"/run.json", "/run.log", "/describe.json", "/describe.log"}) {
+    std::remove((tmp + f).c_str());
+  }
+  ::rmdir(tmp.c_str());
+
+  fmt::print("\n");
+  print_table(results, base.has_value());
+  fmt::print("cyc/s = simulated cycles per wall second of the whole process; Mrc/s = million "
+             "router-cycles/s (routers x cycles / s); x1thr = speed-up over 1 thread; peak MB = "
+             "largest resident size on 1 thread{}\n",
+             base ? "; vs base = 1-thread speed over the baseline binary's" : "");
+  for (const auto& r : results) {
+    for (const auto& [mode, s] : r.runs) {
+      if (s.cycles_differ) fmt::print("note: {} {}: simulated cycles differ between runs\n", r.c.name, mode_key(mode));
     }
-    return 1;
+    if (base && r.baseline.measured() && r.runs.at(Mode::kOne).measured() &&
+        r.baseline.cycles != r.runs.at(Mode::kOne).cycles) {
+      fmt::print("note: {}: the baseline simulated {} cycles, this binary {}\n", r.c.name, r.baseline.cycles,
+                 r.runs.at(Mode::kOne).cycles);
+    }
   }
-  return 0;
+
+  if (!o.json.empty()) {
+    json j;
+    j["hxemu"] = {{"path", caps.path}, {"version", caps.version}, {"threads", caps.threads}, {"mpi", caps.mpi}};
+    if (base) {
+      j["baseline"] = {{"path", base->path}, {"version", base->version}, {"threads", base->threads}};
+    }
+    j["cores"] = cores;
+    j["load_average_at_start"] = load[0];
+    j["repeat"] = o.repeat;
+    json cs = json::array();
+    for (const auto& r : results) {
+      json c = {{"case", r.c.name}, {"config", r.c.config}, {"routers", r.routers}};
+      for (Mode m : {Mode::kOne, Mode::kAll, Mode::kMpi}) c[mode_key(m)] = r.runs.at(m).to_json(r.routers);
+      if (base) {
+        c["baseline"] = r.baseline.to_json(r.routers);
+        const auto& one = r.runs.at(Mode::kOne);
+        c["speedup_vs_baseline"] = one.measured() && r.baseline.measured()
+                                       ? json(one.cycles_per_s() / r.baseline.cycles_per_s())
+                                       : json(nullptr);
+      }
+      cs.push_back(c);
+    }
+    j["cases"] = cs;
+    std::ofstream out(o.json);
+    out << j.dump(1) << "\n";
+    if (!out) throw std::runtime_error("cannot write " + o.json);
+  }
+  return bench.failed() ? 1 : 0;
 }
 
 }  // namespace
 
-int sc_main(int argc, char** argv) {
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
-
+int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"hxemu-bench: emulation speed (router-cycles per second) of the plain C++ and the "
-               "SystemC harness"};
-  app.add_option("--config", o.configs,
-                 "system configuration (JSON), repeatable (default: configs/mesh-8x8.json and "
-                 "configs/hx2mesh-64.json)");
-  app.add_option("--set", o.sets, "override a configuration field, e.g. router.vcs_per_class=4");
-  app.add_option("--pattern", o.pattern, "traffic pattern (as hxemu traffic)")
+  CLI::App app{"hxemu-bench: emulation speed of the hxemu binary (whole process, cycles/s, router-cycles/s, "
+               "peak memory), optionally side by side with another revision's binary"};
+  app.add_option("--hxemu", o.hxemu, "the hxemu binary to measure (default: the one next to hxemu-bench)");
+  app.add_option("--baseline", o.baseline, "another hxemu binary to run the same command lines with (single core)");
+  app.add_option("--configs", o.configs, "folder of the shipped configurations")->capture_default_str();
+  app.add_option("--cases", o.cases,
+                 "cases to run (default all): mesh-8x8, hx2mesh-64, hx4mesh-1024, allreduce-hx2mesh-64")
+      ->delimiter(',');
+  app.add_option("--repeat", o.repeat, "runs per figure (the median is reported)")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  app.add_option("--load", o.load, "offered flits per node per cycle")
-      ->capture_default_str()->check(hxemu::cli::finite_range(0.0, 1.0));
-  app.add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P")
-      ->capture_default_str();
-  hxemu::cli::add_seed_option(&app, o.seed, "random seed")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "warm-up cycles")
-      ->capture_default_str()->check(CLI::Range(0, 100000000));
-  app.add_option("--measure", o.measure, "measured cycles (the run then drains)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000000));
-  app.add_option("--repeat", o.repeat, "runs per configuration and harness; the median counts")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100));
-  app.add_option("--harness", o.harness, "both, plain or systemc")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"both", "plain", "systemc"}));
-  app.add_option("--json", o.json, "write every figure and the reproducibility stamps to FILE");
-  app.add_option("--child", o.child, "internal: one measurement in this process")
-      ->check(CLI::IsMember({"plain", "systemc"}))
-      ->group("");
-
+  app.add_option("--json", o.json, "also write every figure as JSON to FILE");
+  app.add_flag("--no-mpi", o.no_mpi, "skip the 2-rank MPI column");
+  app.add_flag("--no-threads", o.no_threads, "skip the all-threads column");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  if (o.configs.empty()) {
-    o.configs = {std::string(HXEMU_SOURCE_DIR) + "/configs/mesh-8x8.json",
-                 std::string(HXEMU_SOURCE_DIR) + "/configs/hx2mesh-64.json"};
+    return app.exit(e) == 0 ? 0 : 2;
   }
   try {
-    return o.child.empty() ? run_parent(o, command_line) : run_child(o);
-  } catch (const hxemu::sysc::ConfigError& e) {
-    fmt::print(stderr, "hxemu-bench: error: {}\n", e.what());
-    return 2;
-  } catch (const UsageError& e) {
-    fmt::print(stderr, "hxemu-bench: error: {}\n", e.what());
-    return 2;
+    return run(o);
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "hxemu-bench: error: {}\n", e.what());
+    fmt::print(stderr, "hxemu-bench: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "hxemu-bench: error: {}\n", e.what());
+    fmt::print(stderr, "hxemu-bench: {}\n", e.what());
     return 1;
   }
-}
-
-// Our own main (it takes precedence over libsystemc's): silence SystemC's banner, then hand over.
-int main(int argc, char** argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
 }

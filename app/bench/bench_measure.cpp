@@ -1,158 +1,149 @@
 #include "app/bench/bench_measure.h"
 
-#include <time.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
-#include <memory>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
 
-#include "sysc/harness/sc_harness.h"
-#include "tb/traffic_system.h"
-
-namespace hxemu::tb::bench {
-
+namespace hxemu::bench {
 namespace {
 
-// Time spent stepping, summed over every Harness::run call of the run. run_traffic takes the
-// harness as a plain factory function, so the sums live here; one measurement per process.
-struct StepClock {
-  double wall = 0;
-  double cpu = 0;
-};
-StepClock g_step;
-
-double thread_cpu_now() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+std::vector<char*> c_argv(const std::vector<std::string>& argv) {
+  std::vector<char*> out;
+  for (const auto& a : argv) out.push_back(const_cast<char*>(a.c_str()));
+  out.push_back(nullptr);
+  return out;
 }
 
-// Wraps a harness and times its run() calls (a few hundred cycles of blocks at a time, so the two
-// clock reads per call cost well under 0.1%).
-class TimedHarness final : public sysc::Harness {
- public:
-  explicit TimedHarness(std::unique_ptr<sysc::Harness> inner) : inner_(std::move(inner)) {}
-  void run(std::uint64_t cycles) override {
-    const auto w0 = std::chrono::steady_clock::now();
-    const double c0 = thread_cpu_now();
-    inner_->run(cycles);
-    g_step.cpu += thread_cpu_now() - c0;
-    g_step.wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-  }
-  const char* name() const override { return inner_->name(); }
-
- private:
-  std::unique_ptr<sysc::Harness> inner_;
-};
-
-std::unique_ptr<sysc::Harness> timed_plain(sysc::System& sys) {
-  return std::make_unique<TimedHarness>(sysc::make_plain_harness(sys));
-}
-std::unique_ptr<sysc::Harness> timed_systemc(sysc::System& sys) {
-  return std::make_unique<TimedHarness>(sysc::make_systemc_harness(sys));
-}
-
-std::string fnv1a_hex(const std::string& s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+// In the child after fork: standard output and error to `fd`, standard input from /dev/null, exec.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, int fd) {
+  const int null_in = ::open("/dev/null", O_RDONLY);
+  if (null_in >= 0) ::dup2(null_in, STDIN_FILENO);
+  ::dup2(fd, STDOUT_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  auto args = c_argv(argv);
+  ::execvp(args[0], args.data());
+  const std::string msg = "hxemu-bench: cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
+  (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+  ::_exit(127);
 }
 
 }  // namespace
 
-Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, sysc::HarnessKind kind) {
-  g_step = {};
-  const TrafficRunResult r =
-      run_traffic(cfg, rc, kind == sysc::HarnessKind::kPlain ? timed_plain : timed_systemc);
-
-  Measurement m;
-  m.config = cfg.name;
-  m.harness = r.harness;
-  m.cycles = r.cycles;
-  m.wall_seconds = r.wall_seconds;
-  m.step_seconds = g_step.wall;
-  m.step_cpu_seconds = g_step.cpu;
-  m.block_ticks = r.block_ticks;
-  m.block_ticks_skipped = r.block_ticks_skipped;
-  m.accepted = r.accepted;
-  m.packet_latency_mean = r.packet_latency.mean();
-  m.packet_latency_p99 = r.packet_latency.percentile(0.99);
-  m.network_latency_mean = r.network_latency.mean();
-  m.measured_packets = r.measured_packets;
-  m.clean = r.checks_passed;
-  for (const auto& e : r.errors) m.errors += (m.errors.empty() ? "" : "; ") + e;
-
-  // Every figure of the report (throughput, latency distributions, per-link utilisation, stalls,
-  // block ticks) except the wall time and the harness's name.
-  nlohmann::json j = r.json(true);
-  j["emulation"].erase("wall_seconds");
-  j["emulation"].erase("harness");
-  m.fingerprint = fnv1a_hex(j.dump());
-
-  // The system's shape, from a fresh build of the same configuration (cheap next to the run).
-  TrafficSystem shape(cfg);
-  const sysc::System& sys = shape.sys();
-  m.routers = sys.routers();
-  m.switches = sys.switches();
-  m.blocks = sys.net().blocks();
-  m.terminals = m.blocks - m.routers - m.switches;
-  m.partitions = static_cast<int>(sys.partitions().size());
-  return m;
+ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path) {
+  ProcessRun r;
+  const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fd);
+    return r;
+  }
+  if (pid == 0) exec_child(argv, fd);
+  ::close(fd);
+  int status = 0;
+  struct rusage ru {};
+  pid_t w;
+  do {
+    w = ::wait4(pid, &status, 0, &ru);
+  } while (w < 0 && errno == EINTR);
+  const auto t1 = std::chrono::steady_clock::now();
+  r.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.peak_rss_kb = ru.ru_maxrss;
+  r.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                  static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  if (w != pid) return r;
+  if (WIFEXITED(status)) {
+    r.exit_status = WEXITSTATUS(status);
+    r.started = r.exit_status != 127;
+  } else if (WIFSIGNALED(status)) {
+    r.started = true;
+    r.signal = WTERMSIG(status);
+  }
+  return r;
 }
 
-nlohmann::json Measurement::json() const {
-  return {{"config", config},
-          {"harness", harness},
-          {"routers", routers},
-          {"switches", switches},
-          {"terminals", terminals},
-          {"blocks", blocks},
-          {"partitions", partitions},
-          {"cycles", cycles},
-          {"wall_seconds", wall_seconds},
-          {"step_seconds", step_seconds},
-          {"step_cpu_seconds", step_cpu_seconds},
-          {"block_ticks", block_ticks},
-          {"block_ticks_skipped", block_ticks_skipped},
-          {"accepted", accepted},
-          {"packet_latency_mean", packet_latency_mean},
-          {"packet_latency_p99", packet_latency_p99},
-          {"network_latency_mean", network_latency_mean},
-          {"measured_packets", measured_packets},
-          {"clean", clean},
-          {"errors", errors},
-          {"fingerprint", fingerprint}};
+std::string capture_output(const std::vector<std::string>& argv) {
+  char tmpl[] = "/tmp/hxemu-bench-probe-XXXXXX";
+  const int fd = ::mkstemp(tmpl);
+  if (fd < 0) return "";
+  ::close(fd);
+  const auto r = run_process(argv, tmpl);
+  std::string out;
+  if (r.ok()) {
+    std::ifstream in(tmpl);
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ::unlink(tmpl);
+  return out;
 }
 
-Measurement Measurement::from_json(const nlohmann::json& j) {
-  Measurement m;
-  j.at("config").get_to(m.config);
-  j.at("harness").get_to(m.harness);
-  j.at("routers").get_to(m.routers);
-  j.at("switches").get_to(m.switches);
-  j.at("terminals").get_to(m.terminals);
-  j.at("blocks").get_to(m.blocks);
-  j.at("partitions").get_to(m.partitions);
-  j.at("cycles").get_to(m.cycles);
-  j.at("wall_seconds").get_to(m.wall_seconds);
-  j.at("step_seconds").get_to(m.step_seconds);
-  j.at("step_cpu_seconds").get_to(m.step_cpu_seconds);
-  j.at("block_ticks").get_to(m.block_ticks);
-  j.at("block_ticks_skipped").get_to(m.block_ticks_skipped);
-  j.at("accepted").get_to(m.accepted);
-  j.at("packet_latency_mean").get_to(m.packet_latency_mean);
-  j.at("packet_latency_p99").get_to(m.packet_latency_p99);
-  j.at("network_latency_mean").get_to(m.network_latency_mean);
-  j.at("measured_packets").get_to(m.measured_packets);
-  j.at("clean").get_to(m.clean);
-  j.at("errors").get_to(m.errors);
-  j.at("fingerprint").get_to(m.fingerprint);
-  return m;
+std::string sibling_hxemu() {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "hxemu";
+  std::string self(buf, static_cast<std::size_t>(n));
+  const auto slash = self.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/hxemu";
 }
 
-}  // namespace hxemu::tb::bench
+std::optional<std::string> find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (!path) return std::nullopt;
+  std::string p(path);
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    const auto end = std::min(p.find(':', start), p.size());
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    const std::string full = dir + "/" + name;
+    if (::access(full.c_str(), X_OK) == 0) return full;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string tail_of(const std::string& path, int lines) {
+  std::ifstream in(path);
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    last.push_back(line);
+    if (static_cast<int>(last.size()) > lines) last.pop_front();
+  }
+  std::string out;
+  for (const auto& l : last) out += "    " + l + "\n";
+  return out;
+}
+
+Capabilities probe(const std::string& hxemu) {
+  Capabilities c;
+  c.path = hxemu;
+  const std::string version = capture_output({hxemu, "--version"});
+  c.version = version.substr(0, version.find('\n'));
+  std::string lower = version;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  // "MPI" in the version text means built with it, unless it says otherwise.
+  c.mpi = lower.find("mpi") != std::string::npos && lower.find("without mpi") == std::string::npos &&
+          lower.find("no mpi") == std::string::npos && lower.find("mpi: no") == std::string::npos &&
+          lower.find("mpi off") == std::string::npos;
+  c.threads = capture_output({hxemu, "traffic", "--help"}).find("--threads") != std::string::npos;
+  return c;
+}
+
+}  // namespace hxemu::bench

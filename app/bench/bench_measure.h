@@ -1,44 +1,47 @@
-// One emulation-speed measurement (make bench): a BookSim-style traffic run (tb/traffic/traffic_run.h)
-// on one configuration through one harness, timed. SystemC elaborates once per process, so the bench
-// runs every measurement in a child process of its own (bench_main.cpp) and reads back the JSON
-// this produces.
+// What hxemu-bench (bench_main.cpp) needs to time the hxemu binary from outside: run one command as
+// a child process (fork/exec), its whole-process wall time and peak resident size (wait4), and what
+// a binary can do (--threads, MPI) read from its own --help and --version.
 #pragma once
 
-#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
-#include <nlohmann/json.hpp>
+namespace hxemu::bench {
 
-#include "sysc/system/system_config.h"
-#include "sysc/harness/harness.h"
-#include "tb/traffic/traffic_run.h"
-
-namespace hxemu::tb::bench {
-
-struct Measurement {
-  std::string config;             // configuration name
-  std::string harness;            // "plain C++" or "SystemC"
-  int routers = 0, switches = 0, terminals = 0, blocks = 0, partitions = 0;
-  std::uint64_t cycles = 0;       // simulated cycles: warm-up + measure + drain
-  double wall_seconds = 0;        // the whole run as run_traffic times it (stepping + testbench)
-  double step_seconds = 0;        // wall time inside Harness::run (stepping the blocks only)
-  double step_cpu_seconds = 0;    // this thread's CPU time inside Harness::run (wall minus what
-                                  // other processes on a shared machine took)
-  std::uint64_t block_ticks = 0, block_ticks_skipped = 0;
-  // What both harnesses must agree on, bit for bit.
-  double accepted = 0;            // flits/node/cycle
-  double packet_latency_mean = 0, network_latency_mean = 0;
-  std::uint64_t packet_latency_p99 = 0;
-  std::uint64_t measured_packets = 0;
-  bool clean = false;
-  std::string errors;             // joined, when not clean
-  std::string fingerprint;        // hash of every figure of the result except time and harness name
-
-  nlohmann::json json() const;
-  static Measurement from_json(const nlohmann::json& j);
+struct ProcessRun {
+  bool started = false;        // exec succeeded (a child that cannot exec exits 127)
+  int exit_status = -1;        // the child's exit status, or -1 if it was killed by a signal
+  int signal = 0;              // the signal that killed it, else 0
+  double wall_seconds = 0;     // fork to reap
+  long peak_rss_kb = 0;        // ru_maxrss of the child (largest of it and its reaped descendants)
+  double cpu_seconds = 0;      // user + system time of the child (and its reaped descendants)
+  bool ok() const { return started && exit_status == 0; }
 };
 
-// Runs one measurement in this process (plain C++ loop or the SystemC modules).
-Measurement measure(const sysc::SystemConfig& cfg, const TrafficRunConfig& rc, sysc::HarnessKind kind);
+// Runs argv[0] (a path, or a name looked up on PATH) with standard output and error appended to
+// `log_path`, and waits for it.
+ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path);
 
-}  // namespace hxemu::tb::bench
+// Standard output and error of a short command (--help, --version); empty unless it exits 0.
+std::string capture_output(const std::vector<std::string>& argv);
+
+// The hxemu binary in the same folder as this executable.
+std::string sibling_hxemu();
+
+// `name` found on PATH, as a full path.
+std::optional<std::string> find_on_path(const std::string& name);
+
+// The last `lines` lines of a file (a failed run's log).
+std::string tail_of(const std::string& path, int lines);
+
+// What one hxemu binary can run.
+struct Capabilities {
+  std::string path;
+  std::string version;         // first line of --version (older binaries may have none)
+  bool threads = false;        // `traffic --help` lists --threads
+  bool mpi = false;            // --version mentions MPI
+};
+Capabilities probe(const std::string& hxemu);
+
+}  // namespace hxemu::bench

@@ -54,20 +54,23 @@ module hx_arb_rr #(
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
-  // Requesters 0 .. k-1.
+  // Requesters 0 .. k-1 (shifts, not a loop: this runs for every arbiter on every clock edge).
   function automatic [N-1:0] below(input [IW-1:0] k);
-    for (int i = 0; i < N; i++) below[i] = (i < 32'(k));
+    below = ~({N{1'b1}} << k);
   endfunction
-  // Requesters from the pointer up to (not including) k, circularly: those a grant to k passed over.
+  // Requesters from the pointer up to (not including) k, circularly: what a grant to k passed over.
   function automatic [N-1:0] passed_over(input [IW-1:0] k, input [IW-1:0] ptr);
-    passed_over = (k >= ptr) ? (below(k) & ~below(ptr)) : (below(k) | ~below(ptr));
+    logic [N-1:0] bk;
+    logic [N-1:0] bp;
+    bk = below(k);
+    bp = below(ptr);
+    passed_over = (k >= ptr) ? (bk & ~bp) : (bk | ~bp);
   endfunction
   always_ff @(posedge clk_i) begin
     if (!rst_i) begin
-      assert ($onehot0(grant_o)) else hx_rtl_assert_failed($sformatf(
-        "%m: arbiter grant not one-hot: %b", grant_o));
-      assert ((grant_o & ~req_i) == '0 && (grant_o != '0) == any_o) else hx_rtl_assert_failed(
-        $sformatf("%m: arbiter grant %b does not match requests %b", grant_o, req_i));
+      assert ($onehot0(grant_o) && (grant_o & ~req_i) == '0 && (grant_o != '0) == any_o)
+        else hx_rtl_assert_failed($sformatf(
+          "%m: arbiter grant %b is not one of the requests %b", grant_o, req_i));
       assert (!any_o || (grant_o[grant_idx_o] && (req_i & passed_over(grant_idx_o, ptr_q)) == '0))
         else hx_rtl_assert_failed($sformatf(
           "%m: arbiter granted %0d, not the first request at or after %0d (requests %b)",

@@ -71,6 +71,21 @@ module hx_router_core #(
                                        // (decoded from registers only)
   output logic               error_o   // a neighbour broke the credit protocol (sticky)
 );
+  // ---- configuration held constant out of reset -------------------------------------------------
+  // The allocators use copies of the VC-class tables taken while rst_i is high (reset lasts at least
+  // one edge, and the tables may not change out of reset): the same values in the same cycles, so
+  // no timing changes. What it buys: the allocators and the crossbar then depend on registers only,
+  // not on an input, so a cycle-based simulator (Verilator) evaluates them once per clock edge
+  // instead of once more on every input change (Verilator's "ico" pass).
+  logic [4*V-1:0] class_vcs_q;
+  logic [V*V-1:0] vc_allow_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      class_vcs_q <= class_vcs_i;
+      vc_allow_q  <= vc_allow_i;
+    end
+  end
+
   // ---- input units -------------------------------------------------------------------------
   logic [V-1:0]     vc_valid  [P];
   logic [V-1:0]     vc_active [P];
@@ -139,8 +154,8 @@ module hx_router_core #(
         end else if (vc_active[p][v]) begin
           sa_req[p*V + v] = out_credit[op][ov];
         end else begin
-          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_i[32'(oc)*V +: V]
-                             & vc_allow_i[v*V +: V]) != '0;
+          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
+                             & vc_allow_q[v*V +: V]) != '0;
         end
       end
     end
@@ -179,8 +194,8 @@ module hx_router_core #(
       send_tail[o] = vc_tail[wi][wv];
       va_alloc[o]  = out_valid[o] && !vc_active[wi][wv];
       va_cand[o]   = out_free[o] & out_credit[o]
-                   & class_vcs_i[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
-                   & vc_allow_i[32'(wv)*V +: V];
+                   & class_vcs_q[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
+                   & vc_allow_q[32'(wv)*V +: V];
     end
   end
 
@@ -301,15 +316,21 @@ module hx_router_core #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   // Inputs whose arriving head is routed to a port that does not exist / to a class without VCs.
+  // (Whole-vector ORs, not bit assignments: Verilator turns those into stores in a loop.)
   function automatic [P-1:0] heads_to_no_port();
+    heads_to_no_port = '0;
     for (int p = 0; p < P; p++) begin
-      heads_to_no_port[p] = in_valid_i[p] && in_head_i[p] && 32'(rt_port_i[p*PW +: PW]) >= P;
+      heads_to_no_port = heads_to_no_port
+                       | (P'(in_valid_i[p] && in_head_i[p] && 32'(rt_port_i[p*PW +: PW]) >= P)
+                          << p);
     end
   endfunction
   function automatic [P-1:0] heads_to_no_vc();
+    heads_to_no_vc = '0;
     for (int p = 0; p < P; p++) begin
-      heads_to_no_vc[p] = in_valid_i[p] && in_head_i[p]
-                          && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0;
+      heads_to_no_vc = heads_to_no_vc
+                     | (P'(in_valid_i[p] && in_head_i[p]
+                           && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0) << p);
     end
   endfunction
   always_ff @(posedge clk_i) begin

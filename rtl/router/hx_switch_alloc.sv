@@ -89,8 +89,9 @@ module hx_switch_alloc #(
     end
   endfunction
   function automatic [P-1:0] won_unasked();
+    won_unasked = '0;
     for (int p = 0; p < P; p++) begin
-      won_unasked[p] = in_win_o[p] && !req_i[p*V + 32'(in_vc_o[p*VW +: VW])];
+      won_unasked = won_unasked | (P'(in_win_o[p] && !req_i[p*V + 32'(in_vc_o[p*VW +: VW])]) << p);
     end
   endfunction
   always_ff @(posedge clk_i) begin

@@ -38,8 +38,10 @@ class BoardRouterBlock : public LinkBlock {
 std::vector<ModelVariant> board_router_variants();
 
 // A board router with `local_ports` NIC ports (4 + local_ports ports in all), `vcs` VCs and
-// `flit_bits` payload bits; throws std::invalid_argument naming the variants that exist when there
-// is none.
-std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1);
+// `flit_bits` payload bits, and at least `min_slots` buffer slots per VC: the built variant with the
+// fewest slots that holds them (0: the variant with the most slots). Throws std::invalid_argument
+// naming the variants that exist when there is none.
+std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1,
+                                                    int min_slots = 0);
 
 }  // namespace hxemu::sysc

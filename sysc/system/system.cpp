@@ -165,7 +165,6 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
 }
 
 int System::add_router(const NodeCoord& c, int node) {
-  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_);
   RouterSetup s;
   s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
   s.grid_row = c.grid_row;
@@ -189,6 +188,14 @@ int System::add_router(const NodeCoord& c, int node) {
   s.out_depth[kPortW] = c.local_col == 0 ? edge_depth(row_trees) : cfg_.board_depth;
   s.out_depth[kPortE] = c.local_col == cfg_.board_cols - 1 ? edge_depth(row_trees) : cfg_.board_depth;
   for (int k = 0; k < rails_; ++k) s.out_depth[kPortLocal + k] = cfg_.board_depth;
+  // Every link is symmetric (a neighbour's buffers toward us are as deep as ours toward it), so the
+  // deepest of these is the most a neighbour fills of a router's buffers. All routers of a system
+  // take the smallest built variant that holds the deepest of any router (one model's code in the
+  // caches, not two: on hx4mesh-1024 mixing 8-slot and 32-slot routers cost 5% CPU).
+  int slots = cfg_.board_depth;
+  if (row_trees || col_trees || torus) slots = std::max(slots, cfg_.cable_depth);
+  for (int p = 0; p < kMeshPorts + rails_; ++p) slots = std::max(slots, s.out_depth[p]);
+  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_, slots);
   r->reset(s);
   const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
   record_block(b, {BlockKind::kRouter, -1, -1, static_cast<int>(router_setup_.size())});

@@ -266,7 +266,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   int slots = 0;
   std::set<int> vcs_built;
   for (const auto& v : board_router_variants()) {
-    slots = v.buffer_slots;
+    slots = std::max(slots, v.buffer_slots);
     vcs_built.insert(v.vcs);
   }
   std::string vc_list;
