@@ -9,7 +9,6 @@
 // L + 1 cycles ahead of the receiver (a windowed harness, sysc/harness/parallel_harness.h).
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +22,7 @@ class Link {
   // Movable for containers (not while in use by a harness).
   Link(Link&& o) noexcept
       : latency_(o.latency_), mask_(o.mask_), flits_(std::move(o.flits_)),
-        credits_(std::move(o.credits_)), in_flight_(o.in_flight_.load()) {}
+        credits_(std::move(o.credits_)), sent_(o.sent_), taken_(o.taken_) {}
   Link& operator=(Link&&) = delete;
 
   int latency() const { return latency_; }
@@ -32,7 +31,7 @@ class Link {
   void send_flit(std::uint64_t now, const Flit& f) {
     Flit& slot = flits_[(now + 1 + latency_) & mask_];
     slot = f;
-    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    ++sent_;
   }
   void send_credit(std::uint64_t now, Credit c) {
     credits_[(now + 1 + latency_) & mask_] = c;
@@ -44,7 +43,7 @@ class Link {
     Flit& slot = flits_[now & mask_];
     Flit f = slot;
     slot.valid = false;
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    ++taken_;
     return f;
   }
   // Pointer to the flit arriving now, or nullptr. Call consume_flit() after use.
@@ -54,7 +53,7 @@ class Link {
   }
   void consume_flit(std::uint64_t now) {
     flits_[now & mask_].valid = false;
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    ++taken_;
   }
   bool has_credit(std::uint64_t now) const { return credits_[now & mask_].valid; }
   Credit take_credit(std::uint64_t now) {
@@ -72,12 +71,12 @@ class Link {
     if (!slot.valid) return false;
     f = slot;
     slot.valid = false;
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    ++taken_;
     return true;
   }
   void put_flit(std::uint64_t arrival, const Flit& f) {
     flits_[arrival & mask_] = f;
-    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    ++sent_;
   }
   bool pull_credit(std::uint64_t arrival, Credit& c) {
     Credit& slot = credits_[arrival & mask_];
@@ -88,15 +87,19 @@ class Link {
   }
   void put_credit(std::uint64_t arrival, Credit c) { credits_[arrival & mask_] = c; }
 
-  // Flits sent and not yet taken. (Atomic: sender and receiver may run on different threads.)
-  int flits_in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+  // Flits sent and not yet taken.
+  // Read between harness runs: the sender's and the receiver's counts are each written by the one
+  // thread stepping that end (plain counters, no atomic read-modify-write on the per-flit path),
+  // and a run's last barrier orders them before this read.
+  int flits_in_flight() const { return static_cast<int>(sent_ - taken_); }
 
  private:
   int latency_;
   std::uint64_t mask_;
   std::vector<Flit> flits_;
   std::vector<Credit> credits_;
-  std::atomic<int> in_flight_{0};
+  std::uint64_t sent_ = 0;    // written by the sender's side (and a rank exchange's put)
+  std::uint64_t taken_ = 0;   // written by the receiver's side (and a rank exchange's pull)
 };
 
 }  // namespace hxemu::sysc
