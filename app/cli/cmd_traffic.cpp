@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <memory>
+#include <numeric>
 
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
@@ -15,6 +16,8 @@
 #include "tb/traffic/pattern.h"
 #include "tb/traffic/sweep.h"
 #include "tb/traffic_system.h"
+#include "app/commands/describe.h"
+#include "sysc/dist/ranks.h"
 
 namespace hxemu::cli {
 
@@ -164,11 +167,28 @@ int run_traffic_cmd(const TrafficOpts& o) {
   fmt::print("  emulation    {} cycles in {:.2f} s ({} harness), {:.2f} M router-cycles/s\n",
              r.cycles, r.wall_seconds, r.harness,
              static_cast<double>(r.cycles) * (r.nodes) / r.wall_seconds / 1e6);
+  // Peak resident memory of every process (one per MPI rank), in rank order.
+  std::vector<std::uint64_t> peaks;
+  for (const auto& p : sysc::Ranks::all_gather(std::to_string(tb::process_memory().peak))) {
+    peaks.push_back(std::stoull(p));
+  }
+  std::string per_rank;
+  for (std::size_t k = 0; k < peaks.size(); ++k) {
+    per_rank += fmt::format("{}{:.0f} MiB", k ? ", " : "", static_cast<double>(peaks[k]) / (1 << 20));
+  }
+  fmt::print("  process      {:.0f} cycles/s; peak resident {} ({} per accelerator{})\n",
+             static_cast<double>(r.cycles) / r.wall_seconds, per_rank,
+             fmt::format("{:.0f} KiB", static_cast<double>(std::accumulate(peaks.begin(), peaks.end(),
+                                                                           std::uint64_t{0})) /
+                                            r.nodes / 1024),
+             peaks.size() > 1 ? fmt::format(", {} MPI ranks", peaks.size()) : "");
   fmt::print("  result       {}\n", r.verdict());
   print_errors(r);
 
   if (!o.json.empty()) {
     nlohmann::json j = r.json(true);
+    j["emulation"]["process"] = {{"cycles_per_second", static_cast<double>(r.cycles) / r.wall_seconds},
+                                 {"peak_resident_bytes_per_rank", peaks}};
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
     files.put(o.json, j.dump(1) + "\n");
   }

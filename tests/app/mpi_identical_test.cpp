@@ -21,6 +21,7 @@ void strip(nlohmann::json& j) {
     j.erase("wall_seconds");
     j.erase("harness");
     j.erase("stamp");
+    j.erase("process");   // cycles/s and memory per rank
     for (auto& [k, v] : j.items()) strip(v);
   } else if (j.is_array()) {
     for (auto& v : j) strip(v);
