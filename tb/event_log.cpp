@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "sysc/dist/byte_message.h"
 #include "sysc/dist/ranks.h"
 #include "sysc/system/system.h"
 #include "tb/scoreboard.h"
@@ -69,26 +70,6 @@ void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id,
   logs_.at(p).cable(id, latency, now);
 }
 
-namespace {
-
-static_assert(std::is_trivially_copyable_v<Delivery>);
-
-template <class T>
-void put(std::string& s, const T& v) {
-  s.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-template <class T>
-T get(const std::string& s, std::size_t& pos) {
-  if (pos + sizeof(T) > s.size()) throw std::runtime_error("testbench events: short message from a rank");
-  T v;
-  std::memcpy(&v, s.data() + pos, sizeof v);
-  pos += sizeof v;
-  return v;
-}
-
-}  // namespace
-
 // Each rank's events (only its own partitions have any), as (partition, count, events) runs;
 // unpacked in rank order, so each partition's events keep their order.
 void PartitionEvents::share_between_ranks() {
@@ -96,16 +77,16 @@ void PartitionEvents::share_between_ranks() {
   for (std::size_t p = 0; p < logs_.size(); ++p) {
     auto& ev = logs_[p].events();
     if (ev.empty()) continue;
-    put<std::uint32_t>(mine, static_cast<std::uint32_t>(p));
-    put<std::uint64_t>(mine, ev.size());
+    sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(p));
+    sysc::put_bytes<std::uint64_t>(mine, ev.size());
     for (const TbEvent& e : ev) {
-      put(mine, e.kind);
-      put(mine, e.cycle);
-      put(mine, e.node);
-      put(mine, e.id);
-      put(mine, e.latency);
-      put(mine, e.delivery);
-      put<std::uint32_t>(mine, static_cast<std::uint32_t>(e.what.size()));
+      sysc::put_bytes(mine, e.kind);
+      sysc::put_bytes(mine, e.cycle);
+      sysc::put_bytes(mine, e.node);
+      sysc::put_bytes(mine, e.id);
+      sysc::put_bytes(mine, e.latency);
+      sysc::put_bytes(mine, e.delivery);
+      sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(e.what.size()));
       mine += e.what;
     }
     ev.clear();
@@ -113,18 +94,18 @@ void PartitionEvents::share_between_ranks() {
   for (const std::string& s : sysc::Ranks::all_gather(mine)) {
     std::size_t pos = 0;
     while (pos < s.size()) {
-      const auto p = get<std::uint32_t>(s, pos);
-      const auto n = get<std::uint64_t>(s, pos);
+      const auto p = sysc::get_bytes<std::uint32_t>(s, pos);
+      const auto n = sysc::get_bytes<std::uint64_t>(s, pos);
       auto& ev = log(static_cast<int>(p), nullptr).events();
       for (std::uint64_t k = 0; k < n; ++k) {
         TbEvent e;
-        e.kind = get<TbEvent::Kind>(s, pos);
-        e.cycle = get<std::uint64_t>(s, pos);
-        e.node = get<int>(s, pos);
-        e.id = get<std::uint64_t>(s, pos);
-        e.latency = get<int>(s, pos);
-        e.delivery = get<Delivery>(s, pos);
-        const auto len = get<std::uint32_t>(s, pos);
+        e.kind = sysc::get_bytes<TbEvent::Kind>(s, pos);
+        e.cycle = sysc::get_bytes<std::uint64_t>(s, pos);
+        e.node = sysc::get_bytes<int>(s, pos);
+        e.id = sysc::get_bytes<std::uint64_t>(s, pos);
+        e.latency = sysc::get_bytes<int>(s, pos);
+        e.delivery = sysc::get_bytes<Delivery>(s, pos);
+        const auto len = sysc::get_bytes<std::uint32_t>(s, pos);
         if (pos + len > s.size()) throw std::runtime_error("testbench events: short message from a rank");
         e.what = s.substr(pos, len);
         pos += len;

@@ -4,28 +4,11 @@
 #include <map>
 #include <stdexcept>
 
+#include "sysc/dist/byte_message.h"
 #include "sysc/dist/ranks.h"
 #include "sysc/system/system.h"
 
 namespace hxemu::sysc {
-
-namespace {
-
-template <class T>
-void put(std::string& s, const T& v) {
-  s.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-template <class T>
-T get(const std::string& s, std::size_t& pos) {
-  if (pos + sizeof(T) > s.size()) throw std::runtime_error("LinkExchange: short message from a peer rank");
-  T v;
-  std::memcpy(&v, s.data() + pos, sizeof v);
-  pos += sizeof v;
-  return v;
-}
-
-}  // namespace
 
 LinkExchange::LinkExchange(System& sys) : sys_(sys) {
   if (sys.ranks() <= 1) return;
@@ -67,13 +50,13 @@ void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
       const std::size_t at = s.size();
-      put<std::uint32_t>(s, 0);
+      put_bytes<std::uint32_t>(s, 0);
       std::uint32_t n = 0;
       Flit f;
       for (std::uint64_t a = a0; a < a0 + (t1 - t0); ++a) {
         if (!link.pull_flit(a, f)) continue;
-        put<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
-        put(s, f);
+        put_bytes<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
+        put_bytes(s, f);
         ++n;
       }
       std::memcpy(s.data() + at, &n, sizeof n);
@@ -83,13 +66,13 @@ void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
       const std::size_t at = s.size();
-      put<std::uint32_t>(s, 0);
+      put_bytes<std::uint32_t>(s, 0);
       std::uint32_t n = 0;
       Credit c;
       for (std::uint64_t a = a0; a < a0 + (t1 - t0); ++a) {
         if (!link.pull_credit(a, c)) continue;
-        put<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
-        put<std::uint8_t>(s, c.vc);
+        put_bytes<std::uint32_t>(s, static_cast<std::uint32_t>(a - a0));
+        put_bytes<std::uint8_t>(s, c.vc);
         ++n;
       }
       std::memcpy(s.data() + at, &n, sizeof n);
@@ -102,21 +85,21 @@ void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
     for (int l : peers_[i].recv_flits) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
-      const auto n = get<std::uint32_t>(s, pos);
+      const auto n = get_bytes<std::uint32_t>(s, pos);
       for (std::uint32_t k = 0; k < n; ++k) {
-        const auto off = get<std::uint32_t>(s, pos);
-        link.put_flit(a0 + off, get<Flit>(s, pos));
+        const auto off = get_bytes<std::uint32_t>(s, pos);
+        link.put_flit(a0 + off, get_bytes<Flit>(s, pos));
       }
     }
     for (int l : peers_[i].recv_credits) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
-      const auto n = get<std::uint32_t>(s, pos);
+      const auto n = get_bytes<std::uint32_t>(s, pos);
       for (std::uint32_t k = 0; k < n; ++k) {
-        const auto off = get<std::uint32_t>(s, pos);
+        const auto off = get_bytes<std::uint32_t>(s, pos);
         Credit c;
         c.valid = true;
-        c.vc = get<std::uint8_t>(s, pos);
+        c.vc = get_bytes<std::uint8_t>(s, pos);
         link.put_credit(a0 + off, c);
       }
     }
