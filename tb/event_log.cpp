@@ -56,17 +56,13 @@ EventLog& PartitionEvents::log(int partition, const std::uint64_t* clock) {
   return logs_[partition];
 }
 
-void PartitionEvents::map_blocks(const sysc::System& sys) {
-  block_partition_.assign(static_cast<std::size_t>(sys.net().blocks()), -1);
-  for (std::size_t p = 0; p < sys.partitions().size(); ++p) {
-    for (int b : sys.partitions()[p].blocks) block_partition_[b] = static_cast<int>(p);
-  }
+void PartitionEvents::cover_partitions(const sysc::System& sys) {
   if (logs_.size() < sys.partitions().size()) log(static_cast<int>(sys.partitions().size()) - 1, nullptr);
 }
 
 void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id, int latency,
                             std::uint64_t now) {
-  const int p = block_partition_.at(sys.net().link_info(link).from.block);
+  const int p = sys.partition_of_block(sys.net().link_info(link).from.block);
   logs_.at(p).cable(id, latency, now);
 }
 

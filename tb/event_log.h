@@ -53,8 +53,8 @@ class PartitionEvents {
  public:
   // The log of partition `p` (made on first use; `clock` is the partition's clock).
   EventLog& log(int partition, const std::uint64_t* clock);
-  // Learns which partition each block of `sys` is in (for cable events).
-  void map_blocks(const sysc::System& sys);
+  // Makes a log for every partition of `sys` (trees have no endpoints but send cable events).
+  void cover_partitions(const sysc::System& sys);
   // A head flit was sent on cable `link` in cycle `now` (called by the sending partition's thread).
   void cable(const sysc::System& sys, int link, std::uint64_t id, int latency, std::uint64_t now);
   // Hands every logged event to `sb` in the canonical order and empties the logs. Under mpirun
@@ -64,7 +64,6 @@ class PartitionEvents {
  private:
   void share_between_ranks();
   std::deque<EventLog> logs_;          // by partition; deque: references stay valid
-  std::vector<int> block_partition_;
   std::vector<TbEvent*> order_;        // flush's scratch
 };
 

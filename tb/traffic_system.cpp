@@ -24,7 +24,7 @@ std::unique_ptr<sysc::LinkBlock> EndpointFactory::make_terminal(const sysc::Term
 TrafficSystem::TrafficSystem(const sysc::SystemConfig& cfg, sysc::HarnessFactory harness) {
   factory_ = std::make_unique<EndpointFactory>(&events_);
   sys_ = std::make_unique<sysc::System>(cfg, *factory_);
-  events_.map_blocks(*sys_);
+  events_.cover_partitions(*sys_);
   harness_ = harness(*sys_);
 }
 

@@ -87,8 +87,7 @@ class Link {
   }
   void put_credit(std::uint64_t arrival, Credit c) { credits_[arrival & mask_] = c; }
 
-  // Flits sent and not yet taken.
-  // Read between harness runs: the sender's and the receiver's counts are each written by the one
+  // Flits sent and not yet taken, read between harness runs: the sender's and the receiver's counts are each written by the one
   // thread stepping that end (plain counters, no atomic read-modify-write on the per-flit path),
   // and a run's last barrier orders them before this read.
   int flits_in_flight() const { return static_cast<int>(sent_ - taken_); }

@@ -178,19 +178,15 @@ class ParallelHarness final : public Harness {
 
 std::uint64_t lookahead_window(const System& sys) {
   const Network& net = sys.net();
-  std::vector<int> part(static_cast<std::size_t>(net.blocks()), -1);
-  for (std::size_t p = 0; p < sys.partitions().size(); ++p) {
-    for (int b : sys.partitions()[p].blocks) part[b] = static_cast<int>(p);
-  }
   for (int b = 0; b < net.blocks(); ++b) {
-    if (part[b] < 0) {
+    if (sys.partition_of_block(b) < 0) {
       throw std::logic_error("parallel harness: block " + net.block_name(b) + " is in no partition");
     }
   }
   std::uint64_t w = 0;
   for (int l = 0; l < net.links(); ++l) {
     const auto& info = net.link_info(l);
-    if (part[info.from.block] == part[info.to.block]) continue;
+    if (sys.partition_of_block(info.from.block) == sys.partition_of_block(info.to.block)) continue;
     const auto lw = static_cast<std::uint64_t>(net.link(l).latency()) + 1;
     w = w == 0 ? lw : std::min(w, lw);
   }

@@ -115,10 +115,12 @@ class System {
   int ranks() const { return ranks_; }
   int partition_rank(int p) const { return partition_rank_.at(p); }
   bool owns_partition(int p) const { return partition_rank_.at(p) == rank_; }
-  int partition_of_block(int b) const { return block_partition_.at(b); }
+  // -1 for a block in no partition (added to the network behind the System's back).
+  int partition_of_block(int b) const {
+    return b >= 0 && b < static_cast<int>(block_partition_.size()) ? block_partition_[b] : -1;
+  }
   bool owns_block(int b) const { return owns_partition(block_partition_.at(b)); }
   bool owns_node(int node) const { return owns_partition(node_partition_.at(node)); }
-  int node_partition(int node) const { return node_partition_.at(node); }
 
   // These three are agreed by every rank (each rank looks at what it owns, then they combine), so
   // every rank must call them at the same point of its run.
