@@ -9,6 +9,7 @@
 
 #include "sw/collectives/communicator.h"
 #include "sysc/dist/ranks.h"
+#include "sysc/util/fnv_digest.h"
 #include "sw/collectives/reference.h"
 #include "sysc/system/route_model.h"
 
@@ -273,18 +274,14 @@ std::string CollectiveSession::result_digest(const BufferLayout& layout, std::ui
   for (int n = 0; n < sys_->nodes(); ++n) {
     if (!sys_->owns_node(n)) continue;
     nics_->memory(n).read(layout.data, buf.data(), buf.size());
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint8_t b : buf) h = (h ^ b) * 1099511628211ull;
-    per_node[n] = h;
+    sysc::Fnv64 node;
+    node.add_bytes(buf.data(), buf.size());
+    per_node[n] = node.value();
   }
   if (sys_->ranks() > 1) sysc::Ranks::sum(per_node);   // each node's digest from one rank
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::uint64_t v : per_node) {
-    for (int k = 0; k < 8; ++k) h = (h ^ ((v >> (8 * k)) & 0xffu)) * 1099511628211ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+  sysc::Fnv64 all;
+  for (std::uint64_t v : per_node) all.add(v);
+  return all.hex();
 }
 
 nlohmann::json CollectiveResult::json() const {

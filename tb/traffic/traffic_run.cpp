@@ -10,6 +10,7 @@
 
 #include "sysc/dist/ranks.h"
 #include "sysc/system/route_model.h"
+#include "sysc/util/fnv_digest.h"
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
@@ -325,20 +326,17 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     res.node_link_utilization[idx] = best;
   }
 
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](std::uint64_t v) {
-    for (int k = 0; k < 8; ++k) h = (h ^ ((v >> (8 * k)) & 0xffu)) * 1099511628211ull;
-  };
+  sysc::Fnv64 digest;
   for (const auto& r : sb.records()) {
-    mix(r.spec.id);
-    mix(static_cast<std::uint64_t>(r.spec.src));
-    mix(static_cast<std::uint64_t>(r.spec.dst));
-    mix(r.injected);
-    mix(r.delivery.head_arrival);
-    mix(r.delivery.tail_arrival);
-    mix(static_cast<std::uint64_t>(r.delivery.vc));
+    digest.add(r.spec.id);
+    digest.add(static_cast<std::uint64_t>(r.spec.src));
+    digest.add(static_cast<std::uint64_t>(r.spec.dst));
+    digest.add(r.injected);
+    digest.add(r.delivery.head_arrival);
+    digest.add(r.delivery.tail_arrival);
+    digest.add(static_cast<std::uint64_t>(r.delivery.vc));
   }
-  res.arrival_digest = fmt::format("{:016x}", h);
+  res.arrival_digest = digest.hex();
 
   for (const auto& e : sb.errors()) res.errors.push_back(e);
   if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
