@@ -10,6 +10,19 @@ set(HX_BOARD_ROUTER_ENTRIES "")
 set(HX_SWITCH_ENTRIES "")
 set(HX_NIC_ENTRIES "")
 
+# Registers verilated model `prefix` in the run-time registry (sysc/blocks/model_registry.cpp.in):
+# its headers, and an entry {kind, ports, vcs, flit bits, slots} in `table` whose factory returns
+# `new <model>(<args>)` as a std::unique_ptr<base>.
+function(hx_register_variant table kind ports vcs slots prefix base model args)
+  set(HX_REGISTRY_INCLUDES
+      "${HX_REGISTRY_INCLUDES}#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n" PARENT_SCOPE)
+  string(CONCAT entry
+         "  {{\"${kind}\", ${ports}, ${vcs}, ${HX_FLIT_BITS}, ${slots}}, [] {\n"
+         "     return std::unique_ptr<${base}>(new ${model}<${prefix}>(\n"
+         "         ${args})); }},\n")
+  set(${table} "${${table}}${entry}" PARENT_SCOPE)
+endfunction()
+
 # Board routers are also built with fewer slots per VC (HX_ROUTER_SLOTS): a system takes, per
 # router, the smallest variant its buffers fit in (make_board_router), so a configuration asking for
 # 8-flit buffers does not carry 32 (a quarter of the buffer memory, fewer cache misses). Switches and
@@ -38,11 +51,8 @@ foreach(nl 1 4)
       endif()
       hx_add_model(${prefix} TOP hx_board_router
                    PARAMS NL=${nl} V=${v} D=${d} W=${HX_FLIT_BITS})
-      string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
-      string(APPEND HX_BOARD_ROUTER_ENTRIES
-        "  {{\"board_router\", ${ports}, ${v}, ${HX_FLIT_BITS}, ${d}}, [] {\n"
-        "     return std::unique_ptr<BoardRouterBlock>(new BoardRouterModel<${prefix}>(\n"
-        "         ${nl}, ${v}, ${HX_FLIT_BITS}, ${d})); }},\n")
+      hx_register_variant(HX_BOARD_ROUTER_ENTRIES board_router ${ports} ${v} ${d} ${prefix}
+                          BoardRouterBlock BoardRouterModel "${nl}, ${v}, ${HX_FLIT_BITS}, ${d}")
     endforeach()
   endforeach()
 endforeach()

@@ -10,9 +10,6 @@ foreach(v ${HX_NIC_VCS})
   hx_add_model(${prefix} TOP hx_nic
                PARAMS V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS}
                       MAXP=${HX_NIC_MAX_PACKET_FLITS} NODES=${HX_NIC_NODES})
-  string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
-  string(APPEND HX_NIC_ENTRIES
-    "  {{\"nic\", 1, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
-    "     return std::unique_ptr<NicBlock>(new NicModel<${prefix}>(\n"
-    "         ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}, ${HX_NIC_MAX_PACKET_FLITS}, ${HX_NIC_NODES})); }},\n")
+  hx_register_variant(HX_NIC_ENTRIES nic 1 ${v} ${HX_BUFFER_SLOTS} ${prefix} NicBlock NicModel
+                      "${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}, ${HX_NIC_MAX_PACKET_FLITS}, ${HX_NIC_NODES}")
 endforeach()

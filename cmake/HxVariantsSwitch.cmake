@@ -8,10 +8,7 @@ foreach(k ${HX_SWITCH_RADICES})
     set(prefix Vhx_switch_k${k}_v${v}_w${HX_FLIT_BITS})
     hx_add_model(${prefix} TOP hx_switch
                  PARAMS K=${k} V=${v} D=${HX_BUFFER_SLOTS} W=${HX_FLIT_BITS})
-    string(APPEND HX_REGISTRY_INCLUDES "#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n")
-    string(APPEND HX_SWITCH_ENTRIES
-      "  {{\"switch\", ${k}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}}, [] {\n"
-      "     return std::unique_ptr<SwitchBlock>(new SwitchModel<${prefix}>(\n"
-      "         ${k}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS})); }},\n")
+    hx_register_variant(HX_SWITCH_ENTRIES switch ${k} ${v} ${HX_BUFFER_SLOTS} ${prefix}
+                        SwitchBlock SwitchModel "${k}, ${v}, ${HX_FLIT_BITS}, ${HX_BUFFER_SLOTS}")
   endforeach()
 endforeach()
