@@ -47,37 +47,43 @@ void HostMemory::check_range(std::uint32_t addr, std::size_t n, const char* what
   }
 }
 
+namespace {
+
+// Calls f(page, offset in page, bytes, bytes done before) for each piece of [addr, addr + n) that
+// lies in one page.
+template <class F>
+void for_each_page_span(std::size_t addr, std::size_t n, std::size_t page_bytes, F&& f) {
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t a = addr + done;
+    const std::size_t off = a % page_bytes;
+    const std::size_t k = std::min(n - done, page_bytes - off);
+    f(a / page_bytes, off, k, done);
+    done += k;
+  }
+}
+
+}  // namespace
+
 void HostMemory::write(std::uint32_t addr, const void* src, std::size_t n) {
   check_range(addr, n, "write");
   const auto* s = static_cast<const std::uint8_t*>(src);
-  std::size_t a = addr;
-  while (n) {
-    const std::size_t off = a % kPageBytes;
-    const std::size_t k = std::min(n, kPageBytes - off);
-    std::memcpy(mem_->get(a / kPageBytes) + off, s, k);
-    a += k;
-    s += k;
-    n -= k;
-  }
+  for_each_page_span(addr, n, kPageBytes,
+                     [&](std::size_t page, std::size_t off, std::size_t k, std::size_t done) {
+    std::memcpy(mem_->get(page) + off, s + done, k);
+  });
 }
 
 void HostMemory::read(std::uint32_t addr, void* dst, std::size_t n) const {
   check_range(addr, n, "read");
   auto* d = static_cast<std::uint8_t*>(dst);
-  std::size_t a = addr;
-  while (n) {
-    const std::size_t off = a % kPageBytes;
-    const std::size_t k = std::min(n, kPageBytes - off);
-    const std::uint8_t* p = mem_->find(a / kPageBytes);
-    if (p) {
-      std::memcpy(d, p + off, k);
+  for_each_page_span(addr, n, kPageBytes,
+                     [&](std::size_t page, std::size_t off, std::size_t k, std::size_t done) {
+    if (const std::uint8_t* p = mem_->find(page)) {
+      std::memcpy(d + done, p + off, k);
     } else {
-      std::memset(d, 0, k);
+      std::memset(d + done, 0, k);   // never written: zeros
     }
-    a += k;
-    d += k;
-    n -= k;
-  }
+  });
 }
 
 std::vector<std::uint8_t> HostMemory::bytes(std::uint32_t addr, std::size_t n) const {
@@ -88,16 +94,11 @@ std::vector<std::uint8_t> HostMemory::bytes(std::uint32_t addr, std::size_t n) c
 
 void HostMemory::fill(std::uint32_t addr, std::size_t n, std::uint8_t value) {
   check_range(addr, n, "fill");
-  std::size_t a = addr;
-  while (n) {
-    const std::size_t off = a % kPageBytes;
-    const std::size_t k = std::min(n, kPageBytes - off);
-    const std::size_t page = a / kPageBytes;
+  for_each_page_span(addr, n, kPageBytes,
+                     [&](std::size_t page, std::size_t off, std::size_t k, std::size_t) {
     // Zeros into a page never written leave it unallocated: it reads as zeros already.
     if (value != 0 || mem_->find(page)) std::memset(mem_->get(page) + off, value, k);
-    a += k;
-    n -= k;
-  }
+  });
 }
 
 void HostMemory::check_word(std::uint32_t addr, const char* what) const {
