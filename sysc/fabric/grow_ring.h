@@ -11,7 +11,12 @@ namespace hxemu::sysc {
 template <class T>
 class GrowRing {
  public:
-  explicit GrowRing(std::size_t capacity = 8) : buf_(capacity ? capacity : 1) {}
+  // Not explicit, so that a struct holding a GrowRing can be value-initialised with {} (clang
+  // rejects that through an explicit default constructor).
+  GrowRing() : GrowRing(8) {}
+  // The capacity is rounded up to a power of two: indices wrap with a mask, not a division (a
+  // modulo by the vector's size cost two integer divisions per access on the per-flit path).
+  explicit GrowRing(std::size_t capacity) : buf_(round_up(capacity)), mask_(buf_.size() - 1) {}
 
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_; }
@@ -20,16 +25,16 @@ class GrowRing {
   T& back() { return (*this)[count_ - 1]; }
   const T& back() const { return (*this)[count_ - 1]; }
   // i-th element from the front.
-  T& operator[](std::size_t i) { return buf_[(head_ + i) % buf_.size()]; }
-  const T& operator[](std::size_t i) const { return buf_[(head_ + i) % buf_.size()]; }
+  T& operator[](std::size_t i) { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](std::size_t i) const { return buf_[(head_ + i) & mask_]; }
 
   void push_back(const T& v) {
     if (count_ == buf_.size()) grow();
-    buf_[(head_ + count_) % buf_.size()] = v;
+    buf_[(head_ + count_) & mask_] = v;
     ++count_;
   }
   void pop_front() {
-    head_ = (head_ + 1) % buf_.size();
+    head_ = (head_ + 1) & mask_;
     --count_;
   }
   void clear() {
@@ -38,14 +43,21 @@ class GrowRing {
   }
 
  private:
+  static std::size_t round_up(std::size_t n) {
+    std::size_t c = 1;
+    while (c < n) c <<= 1;
+    return c;
+  }
   void grow() {
     std::vector<T> bigger(buf_.size() * 2);
     for (std::size_t i = 0; i < count_; ++i) bigger[i] = (*this)[i];
     buf_.swap(bigger);
+    mask_ = buf_.size() - 1;
     head_ = 0;
   }
 
   std::vector<T> buf_;
+  std::size_t mask_;
   std::size_t head_ = 0, count_ = 0;
 };
 

@@ -35,8 +35,8 @@ bool NicNode::has_completion() const {
 }
 
 bool NicNode::idle() const {
-  const bool cmd_due = !cmds_.empty() && cmds_.front().cycle <= *clock_;
-  return !cmd_due && nic_->idle() && mem_->reads_in_flight() == 0;
+  if (!quiet_) return false;
+  return cmds_.empty() || cmds_.front().cycle > *clock_;
 }
 
 void NicNode::tick() {
@@ -56,6 +56,7 @@ void NicNode::tick() {
   }
   if (tx) txq_.push_back({now, txc});
   if (rx) rxq_.push_back({now, rxc});
+  quiet_ = nic_->idle() && mem_->reads_in_flight() == 0;
 }
 
 std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
