@@ -1,6 +1,9 @@
 #include "sw/collectives/rings.h"
 
 #include <algorithm>
+#include <memory>
+
+#include "sw/runtime/ring_phase.h"
 
 namespace hxemu::sw {
 
@@ -13,6 +16,50 @@ std::vector<std::vector<Span>> chunked(const RingPlan& r) {
   for (const Span& seg : r.segments) out.push_back(split_elems(seg.offset / 4, seg.len / 4, r.chunks));
   return out;
 }
+
+// The phase at every position as a RingPhase rule (sw/runtime/ring_phase.h), when the builder
+// wants compact rings and a phase's recvs have distinct tags (at most 2^16 messages per pair).
+bool compact(const ScheduleBuilder& b, const RingPlan& r) {
+  const std::uint64_t messages = static_cast<std::uint64_t>(r.order.size() - 1) * r.chunks;
+  return b.compact_rings() && r.order.size() >= 2 && messages <= 65536;
+}
+
+std::shared_ptr<const RingShape> shape_of(const RingPlan& r) {
+  auto shape = std::make_shared<RingShape>();
+  for (const Span& s : r.segments) shape->segments.push_back({s.offset, s.len});
+  shape->owner = r.owner;
+  shape->chunks = r.chunks;
+  return shape;
+}
+
+// Adds phase `proto` (kind, shape and addresses filled in) at every position of the ring, with
+// the ring's tags; `setup(p, phase)` sets a position's external dependencies (start or ready).
+// Returns the phase's first op id per position in `base` and its join in `done`.
+template <class Setup>
+void add_phases(ScheduleBuilder& b, const RingPlan& r, const RingPhase& proto, Setup&& setup,
+                std::vector<int>& base, std::vector<int>& done) {
+  const int n = static_cast<int>(r.order.size());
+  const std::uint32_t messages = static_cast<std::uint32_t>((n - 1) * r.chunks);
+  std::vector<std::uint16_t> tag_out(n);
+  for (int p = 0; p < n; ++p) tag_out[p] = b.reserve_tags(r.rail, r.order[p], r.order[(p + 1) % n], messages);
+  base.assign(n, -1);
+  done.assign(n, -1);
+  for (int p = 0; p < n; ++p) {
+    RingPhase ph = proto;
+    ph.n = n;
+    ph.pos = p;
+    ph.rail = r.rail;
+    ph.pred = r.order[mod(p - 1, n)];
+    ph.succ = r.order[(p + 1) % n];
+    ph.tag_out = tag_out[p];
+    ph.tag_in = tag_out[mod(p - 1, n)];
+    setup(p, ph);
+    const std::uint32_t size = ph.size();
+    done[p] = b.at(r.order[p]).ring_phase(std::move(ph));
+    base[p] = done[p] - static_cast<int>(size) + 1;
+  }
+}
+
 }  // namespace
 
 int chunks_for(std::uint32_t max_seg_bytes, std::uint32_t chunk_bytes) {
@@ -34,6 +81,24 @@ RingProgress ring_reduce_scatter(ScheduleBuilder& b, const RingPlan& r, std::uin
   if (n == 1) {
     for (int j = 0; j < r.chunks; ++j) out.chunk_ready[0][j] = start[0];
     out.done.push_back(b.at(r.order[0]).join({start[0]}));
+    return out;
+  }
+  if (compact(b, r)) {
+    RingPhase proto;
+    proto.kind = RingPhase::Kind::kReduceScatter;
+    proto.shape = shape_of(r);
+    proto.data = L.data;
+    proto.scratch = L.scratch + bank;
+    std::vector<int> base;
+    add_phases(b, r, proto, [&start](int p, RingPhase& ph) { ph.start = start[p]; }, base, out.done);
+    for (int p = 0; p < n; ++p) {
+      RingPhase probe = proto;
+      probe.n = n;
+      probe.pos = p;
+      for (int j = 0; j < r.chunks; ++j) {
+        out.chunk_ready[p][j] = base[p] + static_cast<int>(probe.reduce_index(n - 2, j));
+      }
+    }
     return out;
   }
   const auto chunks = chunked(r);
@@ -71,6 +136,24 @@ RingProgress ring_allgather(ScheduleBuilder& b, const RingPlan& r,
   const auto& L = b.layout();
   RingProgress out;
   std::vector<std::vector<int>> mine(n);   // puts and the last step's receives (as above)
+  if (n >= 2 && compact(b, r)) {
+    RingPhase proto;
+    proto.kind = RingPhase::Kind::kAllgather;
+    proto.shape = shape_of(r);
+    proto.data = L.data;
+    std::vector<int> base;
+    add_phases(b, r, proto, [&ready](int p, RingPhase& ph) { ph.ready = ready[p]; }, base, out.done);
+    out.chunk_ready.assign(n, std::vector<int>(r.chunks, -1));
+    for (int p = 0; p < n; ++p) {
+      RingPhase probe = proto;
+      probe.n = n;
+      probe.pos = p;
+      for (int j = 0; j < r.chunks; ++j) {
+        out.chunk_ready[p][j] = base[p] + static_cast<int>(probe.recv_index(n - 2, j));
+      }
+    }
+    return out;
+  }
   const auto chunks = chunked(r);
   std::vector<std::vector<int>> have = ready;   // per position: chunk j of what it sends next
   if (n == 1) {

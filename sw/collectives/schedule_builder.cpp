@@ -48,6 +48,13 @@ std::uint16_t ScheduleBuilder::next_tag(int rail, int src, int dst) {
   return tags_[{rail, src, dst}]++;
 }
 
+std::uint16_t ScheduleBuilder::reserve_tags(int rail, int src, int dst, std::uint32_t count) {
+  std::uint16_t& t = tags_[{rail, src, dst}];
+  const std::uint16_t first = t;
+  t = static_cast<std::uint16_t>(t + count);
+  return first;
+}
+
 ScheduleBuilder::Message ScheduleBuilder::send(int rail, int src, int dst, std::uint32_t from,
                                                std::uint32_t to, std::uint32_t len,
                                                std::initializer_list<int> put_deps,

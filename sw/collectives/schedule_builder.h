@@ -58,12 +58,21 @@ class ScheduleBuilder {
   // `put_deps` at the sender; the receiver's recv has `recv_deps`.
   Message send(int rail, int src, int dst, std::uint32_t from, std::uint32_t to, std::uint32_t len,
                std::initializer_list<int> put_deps = {}, std::initializer_list<int> recv_deps = {});
+  // The tags of the next `count` messages from src to dst on `rail`, as `count` sends would take
+  // them: returns the first (they wrap at 2^16 like send's).
+  std::uint16_t reserve_tags(int rail, int src, int dst, std::uint32_t count);
+
+  // Ring phases as rules (sw/runtime/ring_phase.h, the default) or as stored ops: both give the
+  // same ops; stored ones are for tests that compare the two.
+  void set_compact_rings(bool on) { compact_rings_ = on; }
+  bool compact_rings() const { return compact_rings_; }
 
  private:
   std::uint16_t next_tag(int rail, int src, int dst);
   std::vector<Program> programs_;
   BufferLayout layout_;
   std::map<std::tuple<int, int, int>, std::uint16_t> tags_;
+  bool compact_rings_ = true;
 };
 
 }  // namespace hxemu::sw

@@ -128,7 +128,9 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   std::vector<double> load(net.links(), 0.0);
   std::map<std::tuple<int, int, int>, std::vector<int>> path_links;   // all spread paths' links
   for (int node = 0; node < sys_->nodes(); ++node) {
-    for (const Op& o : b.at(node).ops()) {
+    const Program& prog = b.at(node);
+    for (int i = 0; i < prog.size(); ++i) {
+      const Op o = prog.op(i);
       if (o.kind != OpKind::kPut) continue;
       ++res.puts;
       auto key = std::make_tuple(node, o.peer, static_cast<int>(o.rail));

@@ -101,7 +101,7 @@ RemoteRunResult run_program(Client& c, Program p, DataType type, const std::vect
           throw RemoteError(r.value("error", std::string("unknown")),
                             "op " + std::to_string(issued[i]) + ": " + r.value("message", std::string()));
         }
-        const Op& op = state.program().ops()[issued[i]];
+        const Op op = state.program().op(issued[i]);
         if (op.kind != OpKind::kPut) engine_ops.emplace(r.at("op").get<std::uint64_t>(), issued[i]);
       }
       const json& w = replies.back();

@@ -1,6 +1,8 @@
 #include "sw/runtime/program.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace hxemu::sw {
 
@@ -13,9 +15,60 @@ void grow(std::vector<T>& v, std::size_t extra) {
 }
 }  // namespace
 
+const Program::Run& Program::run_of(int i) const {
+  if (i < 0 || i >= size_) throw std::out_of_range("Program: no op " + std::to_string(i));
+  // The last run holds the highest ids; most lookups of a program being built land there.
+  if (runs_.back().first <= i) return runs_.back();
+  auto it = std::upper_bound(runs_.begin(), runs_.end(), i,
+                             [](int id, const Run& r) { return id < r.first; });
+  return *(it - 1);
+}
+
+Op Program::op(int i) const {
+  const Run& r = run_of(i);
+  if (r.phase >= 0) return phases_[static_cast<std::size_t>(r.phase)].op(static_cast<std::uint32_t>(i - r.first));
+  return ops_[static_cast<std::size_t>(r.first_stored + (i - r.first))];
+}
+
+std::uint32_t Program::deps_of(int i) const {
+  const Run& r = run_of(i);
+  if (r.phase >= 0) return phases_[static_cast<std::size_t>(r.phase)].deps_of(static_cast<std::uint32_t>(i - r.first));
+  return stored_deps_of(static_cast<std::size_t>(r.first_stored + (i - r.first)));
+}
+
+const RingPhase* Program::phase_of(int i, int* base) const {
+  const Run& r = run_of(i);
+  if (r.phase < 0) return nullptr;
+  if (base) *base = r.first;
+  return &phases_[static_cast<std::size_t>(r.phase)];
+}
+
+int Program::ring_phase(RingPhase phase) {
+  if (phase.n < 2 || phase.pos < 0 || phase.pos >= phase.n || !phase.shape ||
+      phase.shape->chunks < 1 || static_cast<int>(phase.shape->segments.size()) != phase.n ||
+      static_cast<int>(phase.shape->owner.size()) != phase.n ||
+      (phase.kind == RingPhase::Kind::kAllgather &&
+       static_cast<int>(phase.ready.size()) != phase.shape->chunks)) {
+    throw std::logic_error("Program::ring_phase: inconsistent ring phase");
+  }
+  for (int d : {phase.start, gate_}) {
+    if (d >= size_) throw std::logic_error("Program: an op may only depend on earlier ops");
+  }
+  for (int d : phase.ready) {
+    if (d >= size_) throw std::logic_error("Program: an op may only depend on earlier ops");
+  }
+  phase.gate = gate_;
+  const int first = size_;
+  runs_.push_back({first, static_cast<int>(phases_.size()), -1});
+  phase_base_.push_back(first);
+  size_ += static_cast<int>(phase.size());
+  phases_.push_back(std::move(phase));
+  return size_ - 1;
+}
+
 template <class Deps>
 int Program::add(Op op, const Deps& deps) {
-  const int id = static_cast<int>(ops_.size());
+  const int id = size_;
   grow(ops_, 1);
   grow(deps_, deps.size() + 1);
   for (int d : deps) {
@@ -26,7 +79,11 @@ int Program::add(Op op, const Deps& deps) {
     if (d >= 0) deps_.push_back(d);   // d < 0: a "no dependency" placeholder
   }
   if (gate_ >= 0) deps_.push_back(gate_);
+  if (runs_.empty() || runs_.back().phase >= 0) {
+    runs_.push_back({id, -1, static_cast<int>(ops_.size())});
+  }
   ops_.push_back(op);
+  ++size_;
   return id;
 }
 
@@ -80,9 +137,10 @@ int Program::join(const std::vector<int>& deps) {
 }
 
 void Program::depend_last_on(int dep) {
-  if (ops_.empty() || dep < 0) return;
+  if (size_ == 0 || dep < 0) return;
+  if (runs_.back().phase >= 0) throw std::logic_error("Program: depend_last_on after a ring phase");
   // The last op's dependencies run to the end of deps_: appending one adds it to them.
-  if (dep >= static_cast<int>(ops_.size()) - 1) throw std::logic_error("Program: forward dependency");
+  if (dep >= size_ - 1) throw std::logic_error("Program: forward dependency");
   deps_.push_back(dep);
 }
 

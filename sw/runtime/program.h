@@ -14,23 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "sw/runtime/op.h"
+#include "sw/runtime/ring_phase.h"
+
 namespace hxemu::sw {
 
-enum class OpKind : std::uint8_t { kPut, kRecv, kReduce, kCopy, kJoin };
-enum class DataType : std::uint8_t { kInt32, kFloat32 };
-
-// 24 bytes: a 1,024-node ring collective holds ~20,000 of these per node. An op's dependencies are
-// dep_list()[first_dep, next op's first_dep) (the last op's run to the end): Program::deps_of.
-struct Op {
-  OpKind kind = OpKind::kJoin;
-  std::uint8_t rail = 0;
-  std::uint16_t tag = 0;
-  int peer = -1;                 // put: destination node; recv: source node
-  std::uint32_t src = 0, dst = 0, len = 0;   // byte addresses / length
-  std::uint32_t first_dep = 0;   // start of its range in Program::dep_list
-};
-static_assert(sizeof(Op) == 24, "Op layout");
-
+// Ops are either stored one by one (put, recv, reduce, copy, join) or stand for themselves as a rule
+// (ring_phase: the thousands of ops of one phase of a pipelined ring, sw/runtime/ring_phase.h).
+// Both kinds number in one sequence and read the same through op(i) and for_each_dep(i).
 class Program {
  public:
   int put(int rail, int peer, std::uint32_t src, std::uint32_t dst, std::uint32_t len,
@@ -41,38 +32,82 @@ class Program {
   int copy(int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
            std::initializer_list<int> deps = {});
   int join(const std::vector<int>& deps);
-  // Adds a dependency to the last created op (for dependency lists built in a loop).
+  // Appends the ops of one ring phase (its gate is set to the program's); returns the id of its
+  // last op, the join of the phase.
+  int ring_phase(RingPhase phase);
+  // Adds a dependency to the last created op (for dependency lists built in a loop); the last op
+  // must be a stored one.
   void depend_last_on(int dep);
   // Every op created from now on also depends on `gate` (-1: none): sequences phases built by code
   // that does not know about each other (e.g. the collectives of a training step).
   void set_gate(int gate) { gate_ = gate; }
   int gate() const { return gate_; }
 
-  const std::vector<Op>& ops() const { return ops_; }
-  const std::vector<int>& dep_list() const { return deps_; }
-  // How many dependencies op i has (its range of dep_list() starts at ops()[i].first_dep).
-  std::uint32_t deps_of(std::size_t i) const {
-    const std::size_t end = i + 1 < ops_.size() ? ops_[i + 1].first_dep : deps_.size();
-    return static_cast<std::uint32_t>(end) - ops_[i].first_dep;
-  }
-  int size() const { return static_cast<int>(ops_.size()); }
-  bool empty() const { return ops_.empty(); }
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   // Index of the last op (-1 when empty): what a following phase waits for.
-  int last() const { return static_cast<int>(ops_.size()) - 1; }
+  int last() const { return size_ - 1; }
+
+  // Op i, stored or computed.
+  Op op(int i) const;
+  // Calls f(id) for each dependency of op i, with multiplicity.
+  template <class F>
+  void for_each_dep(int i, F&& f) const;
+  // How many dependencies op i has.
+  std::uint32_t deps_of(int i) const;
+  // The ring phase op i belongs to and that phase's first op id, or nullptr for a stored op.
+  const RingPhase* phase_of(int i, int* base) const;
+  // The ring phases, with the id of each one's first op.
+  const std::vector<RingPhase>& phases() const { return phases_; }
+  int phase_base(std::size_t k) const { return phase_base_[k]; }
+
+  // The stored ops and their dependency lists (an op's run starts at its first_dep and ends at the
+  // next stored op's), for tests of the compact representation.
+  const std::vector<Op>& stored_ops() const { return ops_; }
+  const std::vector<int>& dep_list() const { return deps_; }
+
   // Releases spare capacity (the op and dependency lists grow by a quarter at a time while built).
   void shrink_to_fit() {
     ops_.shrink_to_fit();
     deps_.shrink_to_fit();
+    runs_.shrink_to_fit();
   }
 
  private:
+  // A run of consecutive ids: stored ops from ops_[first_stored], or one ring phase.
+  struct Run {
+    int first;          // id of its first op
+    int phase;          // index into phases_, or -1: stored ops
+    int first_stored;   // index into ops_ of the run's first op (stored runs)
+  };
   template <class Deps>
   int add(Op op, const Deps& deps);
   int engine_op(OpKind kind, int rail, std::uint32_t dst, std::uint32_t src, std::uint32_t len,
                 std::initializer_list<int> deps);
+  const Run& run_of(int i) const;
+  std::uint32_t stored_deps_of(std::size_t e) const {
+    const std::size_t end = e + 1 < ops_.size() ? ops_[e + 1].first_dep : deps_.size();
+    return static_cast<std::uint32_t>(end) - ops_[e].first_dep;
+  }
   std::vector<Op> ops_;
   std::vector<int> deps_;
+  std::vector<Run> runs_;
+  std::vector<RingPhase> phases_;
+  std::vector<int> phase_base_;
+  int size_ = 0;
   int gate_ = -1;
 };
+
+template <class F>
+void Program::for_each_dep(int i, F&& f) const {
+  const Run& r = run_of(i);
+  if (r.phase >= 0) {
+    phases_[static_cast<std::size_t>(r.phase)].for_each_dep(static_cast<std::uint32_t>(i - r.first), r.first, f);
+    return;
+  }
+  const std::size_t e = static_cast<std::size_t>(r.first_stored + (i - r.first));
+  const std::uint32_t first = ops_[e].first_dep, n = stored_deps_of(e);
+  for (std::uint32_t k = 0; k < n; ++k) f(deps_[first + k]);
+}
 
 }  // namespace hxemu::sw

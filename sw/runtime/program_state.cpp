@@ -13,38 +13,69 @@ void ProgramState::error(const std::string& what) {
 void ProgramState::load(Program p, int rails, std::uint64_t now) {
   prog_ = std::move(p);
   rails_ = rails;
-  const auto& ops = prog_.ops();
-  const auto& dl = prog_.dep_list();
-  const std::size_t n = ops.size();
+  const std::size_t n = static_cast<std::size_t>(prog_.size());
   missing_.assign(n, 0);
   state_.assign(n, 0);
-  dep_start_.assign(n + 1, 0);
+  stored_dependents_.clear();
+  phase_watchers_.clear();
+  std::vector<std::uint32_t> recv_ids;
+  std::size_t stored_edges = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    missing_[i] = prog_.deps_of(i);
-    for (std::uint32_t k = 0; k < missing_[i]; ++k) ++dep_start_[dl[ops[i].first_dep + k] + 1];
+    if (!prog_.phase_of(static_cast<int>(i), nullptr)) stored_edges += prog_.deps_of(static_cast<int>(i));
   }
-  for (std::size_t i = 0; i < n; ++i) dep_start_[i + 1] += dep_start_[i];
-  dependents_.assign(dep_start_[n], 0);
-  std::vector<std::uint32_t> fill(dep_start_.begin(), dep_start_.end() - 1);
+  stored_dependents_.reserve(stored_edges);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::uint32_t k = 0, m = prog_.deps_of(i); k < m; ++k) {
-      dependents_[fill[dl[ops[i].first_dep + k]]++] = static_cast<std::uint32_t>(i);
+    const int id = static_cast<int>(i);
+    int base = 0;
+    if (const RingPhase* ph = prog_.phase_of(id, &base)) {
+      missing_[i] = ph->deps_of(static_cast<std::uint32_t>(id - base));
+      continue;
+    }
+    std::uint32_t m = 0;
+    prog_.for_each_dep(id, [&](int d) {
+      ++m;
+      stored_dependents_.emplace_back(static_cast<std::uint32_t>(d), static_cast<std::uint32_t>(id));
+    });
+    missing_[i] = m;
+    const Op op = prog_.op(id);
+    if (op.kind == OpKind::kRecv) recv_ids.push_back(static_cast<std::uint32_t>(id));
+    if (op.rail >= rails && op.kind != OpKind::kJoin) {
+      error("op " + std::to_string(i) + " uses rail " + std::to_string(op.rail) + ", the node has " +
+            std::to_string(rails));
     }
   }
+  // Stable: each dependency's dependents stay in ascending order, as they were appended.
+  std::stable_sort(stored_dependents_.begin(), stored_dependents_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t k = 0; k < prog_.phases().size(); ++k) {
+    const RingPhase& ph = prog_.phases()[k];
+    for (int x : ph.external_deps()) phase_watchers_.emplace_back(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(k));
+    if (ph.rail >= rails) {
+      error("ring phase at op " + std::to_string(prog_.phase_base(k)) + " uses rail " +
+            std::to_string(ph.rail) + ", the node has " + std::to_string(rails));
+    }
+  }
+  std::sort(phase_watchers_.begin(), phase_watchers_.end());
   tx_wait_.assign(static_cast<std::size_t>(rails), {});
   tx_head_.assign(static_cast<std::size_t>(rails), 0);
   {
-    std::vector<std::uint32_t> ids;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (ops[i].kind == OpKind::kRecv) ids.push_back(static_cast<std::uint32_t>(i));
+    auto op_key = [this](std::uint32_t i) {
+      const Op op = prog_.op(static_cast<int>(i));
+      return key(op.rail, op.peer, op.tag);
+    };
+    std::vector<std::uint64_t> keys(recv_ids.size());
+    for (std::size_t i = 0; i < recv_ids.size(); ++i) keys[i] = op_key(recv_ids[i]);
+    std::vector<std::uint32_t> order(recv_ids.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    recv_key_.resize(order.size());
+    recv_id_.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      recv_key_[i] = keys[order[i]];
+      recv_id_[i] = recv_ids[order[i]];
     }
-    auto op_key = [&ops](std::uint32_t i) { return key(ops[i].rail, ops[i].peer, ops[i].tag); };
-    std::stable_sort(ids.begin(), ids.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return op_key(a) < op_key(b); });
-    recv_key_.resize(ids.size());
     recv_key_.shrink_to_fit();
-    for (std::size_t i = 0; i < ids.size(); ++i) recv_key_[i] = op_key(ids[i]);
-    recv_id_ = std::move(ids);
     recv_id_.shrink_to_fit();
   }
   early_.clear();
@@ -54,10 +85,6 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
   finished_at_ = now;
   for (std::size_t i = 0; i < n; ++i) {
     if (missing_[i] == 0) ready_.push_back(static_cast<int>(i));
-    if (ops[i].rail >= rails && ops[i].kind != OpKind::kJoin) {
-      error("op " + std::to_string(i) + " uses rail " + std::to_string(ops[i].rail) +
-            ", the node has " + std::to_string(rails));
-    }
   }
 }
 
@@ -65,14 +92,36 @@ void ProgramState::finish(int op, std::uint64_t now) {
   state_[op] = 2;
   ++finished_;
   finished_at_ = now;
-  for (std::uint32_t k = dep_start_[op]; k < dep_start_[op + 1]; ++k) {
-    const std::uint32_t d = dependents_[k];
-    if (--missing_[d] == 0) ready_.push_back(static_cast<int>(d));
+  // Every op waiting for this one, ascending, as one list over stored ops, the op's own ring phase
+  // and ring phases that wait for it from outside (the order decides which becomes ready first).
+  std::vector<int>& deps = dependents_scratch_;
+  deps.clear();
+  const std::uint32_t u = static_cast<std::uint32_t>(op);
+  auto lo = std::lower_bound(stored_dependents_.begin(), stored_dependents_.end(), u,
+                             [](const auto& e, std::uint32_t v) { return e.first < v; });
+  for (auto it = lo; it != stored_dependents_.end() && it->first == u; ++it) deps.push_back(static_cast<int>(it->second));
+  std::size_t sources = deps.empty() ? 0 : 1;
+  int base = 0;
+  if (const RingPhase* ph = prog_.phase_of(op, &base)) {
+    const std::size_t before = deps.size();
+    ph->for_each_internal_dependent(static_cast<std::uint32_t>(op - base), base,
+                                    [&deps](int d) { deps.push_back(d); });
+    if (deps.size() > before) ++sources;
+  }
+  auto w = std::lower_bound(phase_watchers_.begin(), phase_watchers_.end(), std::make_pair(u, 0u));
+  for (; w != phase_watchers_.end() && w->first == u; ++w) {
+    const std::size_t before = deps.size();
+    prog_.phases()[w->second].external_dependents(op, prog_.phase_base(w->second), deps);
+    if (deps.size() > before) ++sources;
+  }
+  if (sources > 1) std::stable_sort(deps.begin(), deps.end());
+  for (int d : deps) {
+    if (--missing_[d] == 0) ready_.push_back(d);
   }
 }
 
 bool ProgramState::start(int id, std::uint64_t now) {
-  const Op& op = prog_.ops()[id];
+  const Op op = prog_.op(id);
   state_[id] = 1;
   if (op.kind != OpKind::kJoin && op.rail >= rails_) return false;   // reported at load; stays stuck
   switch (op.kind) {
@@ -109,20 +158,30 @@ void ProgramState::tx_completed(int rail, const sysc::TxCompletion& t, std::uint
     return;
   }
   const int id = q[tx_head_[rail]++];
-  const Op& op = prog_.ops()[id];
+  const Op op = prog_.op(id);
   if (op.tag != t.tag || op.peer != t.dst) error("TX completion out of order on rail " + std::to_string(rail));
   finish(id, now);
 }
 
 void ProgramState::rx_arrived(int rail, const sysc::RxCompletion& c, std::uint64_t now) {
   const std::uint64_t k = key(rail, c.src, c.tag);
+  // The first running recv of this key: the lowest id among the stored ones and the ring phases'.
+  int best = -1;
   const auto lo = std::lower_bound(recv_key_.begin(), recv_key_.end(), k);
   for (auto it = lo; it != recv_key_.end() && *it == k; ++it) {
     const std::uint32_t id = recv_id_[static_cast<std::size_t>(it - recv_key_.begin())];
     if (state_[id] == 1) {
-      finish(static_cast<int>(id), now);
-      return;
+      best = static_cast<int>(id);
+      break;
     }
+  }
+  for (std::size_t p = 0; p < prog_.phases().size(); ++p) {
+    const int id = prog_.phases()[p].recv_for(rail, c.src, c.tag, prog_.phase_base(p));
+    if (id >= 0 && state_[id] == 1 && (best < 0 || id < best)) best = id;
+  }
+  if (best >= 0) {
+    finish(best, now);
+    return;
   }
   ++early_[k];
 }
@@ -138,10 +197,9 @@ void ProgramState::engine_done(int op, std::uint64_t now) {
 std::string ProgramState::waiting_report(std::size_t max_items) const {
   std::ostringstream os;
   std::size_t shown = 0;
-  const auto& ops = prog_.ops();
-  for (std::size_t i = 0; i < ops.size() && shown < max_items; ++i) {
+  for (std::size_t i = 0; i < state_.size() && shown < max_items; ++i) {
     if (state_[i] != 1) continue;
-    const Op& op = ops[i];
+    const Op op = prog_.op(static_cast<int>(i));
     ++shown;
     os << (shown > 1 ? "; " : "");
     switch (op.kind) {

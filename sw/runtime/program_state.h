@@ -31,7 +31,7 @@ class ProgramState {
   // is an error and never starts).
   void load(Program p, int rails, std::uint64_t now);
   const Program& program() const { return prog_; }
-  bool done() const { return finished_ == static_cast<int>(prog_.ops().size()); }
+  bool done() const { return finished_ == prog_.size(); }
   int finished() const { return finished_; }
   std::uint64_t started() const { return started_; }
   std::uint64_t finished_at() const { return finished_at_; }   // cycle the last op finished
@@ -49,7 +49,7 @@ class ProgramState {
     while (!ready_.empty()) {
       const int id = ready_.back();
       ready_.pop_back();
-      if (start(id, now)) issue(id, prog_.ops()[id]);
+      if (start(id, now)) issue(id, prog_.op(id));
     }
   }
   bool has_ready() const { return !ready_.empty(); }
@@ -71,17 +71,20 @@ class ProgramState {
   int rails_ = 0;
   Program prog_;
   std::vector<std::uint32_t> missing_;      // unfinished dependencies per op
-  std::vector<std::uint32_t> dependents_;   // CSR: ops waiting on op i
-  std::vector<std::uint32_t> dep_start_;
   std::vector<std::uint8_t> state_;         // 0 waiting, 1 running, 2 finished
+  // Who waits for whom, for the stored ops (the ring phases' own ops follow their rule): pairs
+  // (dependency, dependent) sorted, so an op's stored dependents are one equal range, ascending.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stored_dependents_;
+  // Ring phases waiting for an op outside them: (op, phase index) sorted.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> phase_watchers_;
+  std::vector<int> dependents_scratch_;     // finish()'s list of an op's dependents
   std::vector<int> ready_;
   int finished_ = 0;
   std::vector<std::vector<int>> tx_wait_;   // per rail: puts posted, awaiting TX completion in order
   std::vector<std::size_t> tx_head_;
-  // Every recv op of the program by (rail, peer, tag), sorted by key then op id (12 bytes per recv,
-  // built at load): an arrival finishes the first of its key's recvs that is running (state 1).
-  // A 1,024-node ring collective starts ~2,000 recvs per node and ring at once; a hash multimap
-  // of the waiting ones cost ~40 bytes each.
+  // Every stored recv op of the program by (rail, peer, tag), sorted by key then op id (12 bytes per
+  // recv, built at load): an arrival finishes the first of its key's recvs that is running
+  // (state 1), among these and the ring phases' recvs (RingPhase::recv_for).
   std::vector<std::uint64_t> recv_key_;
   std::vector<std::uint32_t> recv_id_;
   std::unordered_map<std::uint64_t, int> early_;            // arrivals nobody waits for yet

@@ -257,7 +257,7 @@ TEST(RemoteAllreduce, DisconnectMidCollective) {
           const sw::Program& full = b.at(node);
           sw::Program prefix;
           for (int i = 0; i < 4 && i < full.size(); ++i) {
-            const sw::Op& op = full.ops()[i];
+            const sw::Op op = full.op(i);
             if (op.kind == sw::OpKind::kPut) prefix.put(op.rail, op.peer, op.src, op.dst, op.len, op.tag);
             if (op.kind == sw::OpKind::kRecv) prefix.recv(op.rail, op.peer, op.tag);
           }
