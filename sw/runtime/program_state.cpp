@@ -100,21 +100,16 @@ void ProgramState::finish(int op, std::uint64_t now) {
   auto lo = std::lower_bound(stored_dependents_.begin(), stored_dependents_.end(), u,
                              [](const auto& e, std::uint32_t v) { return e.first < v; });
   for (auto it = lo; it != stored_dependents_.end() && it->first == u; ++it) deps.push_back(static_cast<int>(it->second));
-  std::size_t sources = deps.empty() ? 0 : 1;
   int base = 0;
   if (const RingPhase* ph = prog_.phase_of(op, &base)) {
-    const std::size_t before = deps.size();
     ph->for_each_internal_dependent(static_cast<std::uint32_t>(op - base), base,
                                     [&deps](int d) { deps.push_back(d); });
-    if (deps.size() > before) ++sources;
   }
   auto w = std::lower_bound(phase_watchers_.begin(), phase_watchers_.end(), std::make_pair(u, 0u));
   for (; w != phase_watchers_.end() && w->first == u; ++w) {
-    const std::size_t before = deps.size();
     prog_.phases()[w->second].external_dependents(op, prog_.phase_base(w->second), deps);
-    if (deps.size() > before) ++sources;
   }
-  if (sources > 1) std::stable_sort(deps.begin(), deps.end());
+  if (deps.size() > 1) std::sort(deps.begin(), deps.end());
   for (int d : deps) {
     if (--missing_[d] == 0) ready_.push_back(d);
   }

@@ -3,10 +3,11 @@
 //
 // Why that gives bit-identical results for any thread count: every block output is registered and
 // a flit or credit a block sends in cycle t over a link of latency L is read in cycle t + L + 1
-// (sysc/fabric/link.h). Partitions that share a thread are stepped in lockstep, cycle by cycle;
-// partitions on different threads are joined only by links of latency >= L_min, so within a window
-// of W = L_min + 1 cycles nothing one thread writes is read by another before the window ends, and
-// each link's ring (2 (L + 1) slots) keeps the slots being written apart from the ones being read.
+// (sysc/fabric/link.h). Partitions are joined only by links of latency >= L_min, so within a window
+// of W = L_min + 1 cycles nothing one partition writes is read by another before the window ends,
+// and each link's ring (2 (L + 1) slots) keeps the slots being written apart from the ones being
+// read. So a thread steps each of its partitions through the whole window before the next one (the
+// partition's blocks stay in cache for W cycles), and threads meet once per window.
 // The window is the same for any thread count (the minimum over every link joining two partitions),
 // so the cycles at which a run() may stop are the same too. Every piece of mutable state belongs to
 // one partition (C++ blocks read their partition's clock, Network::domain_clock); observers a
