@@ -14,8 +14,8 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
   prog_ = std::move(p);
   rails_ = rails;
   const std::size_t n = static_cast<std::size_t>(prog_.size());
-  missing_.assign(n, 0);
-  state_.assign(n, 0);
+  status_.assign(n, kReady);
+  many_.clear();
   stored_dependents_.clear();
   phase_watchers_.clear();
   std::vector<std::uint32_t> recv_ids;
@@ -28,7 +28,7 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
     const int id = static_cast<int>(i);
     int base = 0;
     if (const RingPhase* ph = prog_.phase_of(id, &base)) {
-      missing_[i] = ph->deps_of(static_cast<std::uint32_t>(id - base));
+      set_missing(i, ph->deps_of(static_cast<std::uint32_t>(id - base)));
       continue;
     }
     std::uint32_t m = 0;
@@ -36,7 +36,7 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
       ++m;
       stored_dependents_.emplace_back(static_cast<std::uint32_t>(d), static_cast<std::uint32_t>(id));
     });
-    missing_[i] = m;
+    set_missing(i, m);
     const Op op = prog_.op(id);
     if (op.kind == OpKind::kRecv) recv_ids.push_back(static_cast<std::uint32_t>(id));
     if (op.rail >= rails && op.kind != OpKind::kJoin) {
@@ -84,12 +84,23 @@ void ProgramState::load(Program p, int rails, std::uint64_t now) {
   started_ = now;
   finished_at_ = now;
   for (std::size_t i = 0; i < n; ++i) {
-    if (missing_[i] == 0) ready_.push_back(static_cast<int>(i));
+    if (status_[i] == kReady) ready_.push_back(static_cast<int>(i));
+  }
+}
+
+void ProgramState::set_missing(std::size_t i, std::uint32_t missing) {
+  if (missing == 0) {
+    status_[i] = kReady;
+  } else if (missing < kMany - kWaitBase) {
+    status_[i] = static_cast<std::uint16_t>(kWaitBase + missing);
+  } else {
+    status_[i] = kMany;
+    many_[static_cast<std::uint32_t>(i)] = missing;
   }
 }
 
 void ProgramState::finish(int op, std::uint64_t now) {
-  state_[op] = 2;
+  status_[op] = kFinished;
   ++finished_;
   finished_at_ = now;
   // Every op waiting for this one, ascending, as one list over stored ops, the op's own ring phase
@@ -111,13 +122,24 @@ void ProgramState::finish(int op, std::uint64_t now) {
   }
   if (deps.size() > 1) std::sort(deps.begin(), deps.end());
   for (int d : deps) {
-    if (--missing_[d] == 0) ready_.push_back(d);
+    std::uint16_t& st = status_[d];
+    if (st == kMany) {
+      auto it = many_.find(static_cast<std::uint32_t>(d));
+      if (--it->second > 0) continue;
+      many_.erase(it);
+      st = kReady;
+    } else if (--st > kWaitBase) {
+      continue;
+    } else {
+      st = kReady;
+    }
+    ready_.push_back(d);
   }
 }
 
 bool ProgramState::start(int id, std::uint64_t now) {
   const Op op = prog_.op(id);
-  state_[id] = 1;
+  status_[id] = kRunning;
   if (op.kind != OpKind::kJoin && op.rail >= rails_) return false;   // reported at load; stays stuck
   switch (op.kind) {
     case OpKind::kJoin:
@@ -165,14 +187,14 @@ void ProgramState::rx_arrived(int rail, const sysc::RxCompletion& c, std::uint64
   const auto lo = std::lower_bound(recv_key_.begin(), recv_key_.end(), k);
   for (auto it = lo; it != recv_key_.end() && *it == k; ++it) {
     const std::uint32_t id = recv_id_[static_cast<std::size_t>(it - recv_key_.begin())];
-    if (state_[id] == 1) {
+    if (running(id)) {
       best = static_cast<int>(id);
       break;
     }
   }
   for (std::size_t p = 0; p < prog_.phases().size(); ++p) {
     const int id = prog_.phases()[p].recv_for(rail, c.src, c.tag, prog_.phase_base(p));
-    if (id >= 0 && state_[id] == 1 && (best < 0 || id < best)) best = id;
+    if (id >= 0 && running(static_cast<std::size_t>(id)) && (best < 0 || id < best)) best = id;
   }
   if (best >= 0) {
     finish(best, now);
@@ -182,7 +204,7 @@ void ProgramState::rx_arrived(int rail, const sysc::RxCompletion& c, std::uint64
 }
 
 void ProgramState::engine_done(int op, std::uint64_t now) {
-  if (op < 0 || op >= prog_.size() || state_[op] != 1) {
+  if (op < 0 || op >= prog_.size() || !running(static_cast<std::size_t>(op))) {
     error("reduction-engine completion for op " + std::to_string(op) + ", which is not running");
     return;
   }
@@ -192,8 +214,8 @@ void ProgramState::engine_done(int op, std::uint64_t now) {
 std::string ProgramState::waiting_report(std::size_t max_items) const {
   std::ostringstream os;
   std::size_t shown = 0;
-  for (std::size_t i = 0; i < state_.size() && shown < max_items; ++i) {
-    if (state_[i] != 1) continue;
+  for (std::size_t i = 0; i < status_.size() && shown < max_items; ++i) {
+    if (!running(i)) continue;
     const Op op = prog_.op(static_cast<int>(i));
     ++shown;
     os << (shown > 1 ? "; " : "");

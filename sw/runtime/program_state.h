@@ -70,8 +70,14 @@ class ProgramState {
   int node_;
   int rails_ = 0;
   Program prog_;
-  std::vector<std::uint32_t> missing_;      // unfinished dependencies per op
-  std::vector<std::uint8_t> state_;         // 0 waiting, 1 running, 2 finished
+  // Per op, two bytes (a 1,024-node collective has ~20,000 ops per node): kReady (waiting, no
+  // dependency left), kRunning, kFinished, or kWaitBase + its unfinished dependencies (at least
+  // one); kMany: more than fit, counted in many_.
+  static constexpr std::uint16_t kReady = 0, kRunning = 1, kFinished = 2, kWaitBase = 2, kMany = 0xFFFF;
+  std::vector<std::uint16_t> status_;
+  std::unordered_map<std::uint32_t, std::uint32_t> many_;
+  void set_missing(std::size_t i, std::uint32_t missing);
+  bool running(std::size_t i) const { return status_[i] == kRunning; }
   // Who waits for whom, for the stored ops (the ring phases' own ops follow their rule): pairs
   // (dependency, dependent) sorted, so an op's stored dependents are one equal range, ascending.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stored_dependents_;

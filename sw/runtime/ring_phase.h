@@ -5,7 +5,7 @@
 // dependencies and run-time state. A RingPhase is ~100 bytes per node and phase.
 //
 // The ops it stands for are exactly the ones sw/collectives/rings.cpp would create one by one, in
-// the same order, with the same fields and dependencies (tests/sw/runtime/ring_phase_test.cpp
+// the same order, with the same fields and dependencies (tests/sw/collectives/ring_phase_test.cpp
 // builds both and compares them op by op), so a program runs to the same cycle either way.
 //
 // Layout of the phase's ops, ids relative to its first op; per step s = 0 .. n-2, chunks j = 0..c-1:

@@ -62,5 +62,27 @@ TEST(ScheduleMemory, RecvIndexMatchesArrivalsInAnyOrder) {
   EXPECT_EQ(s.finished_at(), 3u);
 }
 
+TEST(ScheduleMemory, JoinOfMoreDependenciesThanTwoBytesCount) {
+  // ProgramState keeps two bytes per op; a join of 70,000 receives counts past them and finishes
+  // only with the last arrival.
+  constexpr int kRecvs = 70000;
+  sw::Program p;
+  std::vector<int> all;
+  for (int i = 0; i < kRecvs; ++i) all.push_back(p.recv(0, i % 7, static_cast<std::uint16_t>(i / 7)));
+  const int j = p.join(all);
+  p.join({j});
+  sw::ProgramState s(0);
+  s.load(std::move(p), 1, 0);
+  s.start_ready(0, [](int, const sw::Op&) {});
+  for (int i = 0; i < kRecvs; ++i) {
+    s.rx_arrived(0, sysc::RxCompletion{static_cast<std::uint16_t>(i % 7), static_cast<std::uint16_t>(i / 7), 4}, 1);
+    s.start_ready(1, [](int, const sw::Op&) {});
+    if (i + 1 < kRecvs) ASSERT_EQ(s.finished(), i + 1) << "the join finished early";
+  }
+  EXPECT_TRUE(s.done());
+  EXPECT_EQ(s.finished(), kRecvs + 2);
+  EXPECT_TRUE(s.errors().empty());
+}
+
 }  // namespace
 }  // namespace hxemu::test
