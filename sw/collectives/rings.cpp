@@ -34,16 +34,17 @@ std::shared_ptr<const RingShape> shape_of(const RingPlan& r) {
 
 // Adds phase `proto` (kind, shape and addresses filled in) at every position of the ring, with
 // the ring's tags; `setup(p, phase)` sets a position's external dependencies (start or ready).
-// Returns the phase's first op id per position in `base` and its join in `done`.
+// Returns per position the phase's join and, per chunk, the op of the last step that leaves that
+// chunk in place (its reduction, or for an allgather its receive).
 template <class Setup>
-void add_phases(ScheduleBuilder& b, const RingPlan& r, const RingPhase& proto, Setup&& setup,
-                std::vector<int>& base, std::vector<int>& done) {
+RingProgress add_phases(ScheduleBuilder& b, const RingPlan& r, const RingPhase& proto, Setup&& setup) {
   const int n = static_cast<int>(r.order.size());
   const std::uint32_t messages = static_cast<std::uint32_t>((n - 1) * r.chunks);
   std::vector<std::uint16_t> tag_out(n);
   for (int p = 0; p < n; ++p) tag_out[p] = b.reserve_tags(r.rail, r.order[p], r.order[(p + 1) % n], messages);
-  base.assign(n, -1);
-  done.assign(n, -1);
+  RingProgress out;
+  out.chunk_ready.assign(n, std::vector<int>(r.chunks, -1));
+  out.done.assign(n, -1);
   for (int p = 0; p < n; ++p) {
     RingPhase ph = proto;
     ph.n = n;
@@ -54,10 +55,16 @@ void add_phases(ScheduleBuilder& b, const RingPlan& r, const RingPhase& proto, S
     ph.tag_out = tag_out[p];
     ph.tag_in = tag_out[mod(p - 1, n)];
     setup(p, ph);
+    std::vector<std::uint32_t> last(r.chunks);
+    for (int j = 0; j < r.chunks; ++j) {
+      last[j] = ph.kind == RingPhase::Kind::kReduceScatter ? ph.reduce_index(n - 2, j) : ph.recv_index(n - 2, j);
+    }
     const std::uint32_t size = ph.size();
-    done[p] = b.at(r.order[p]).ring_phase(std::move(ph));
-    base[p] = done[p] - static_cast<int>(size) + 1;
+    out.done[p] = b.at(r.order[p]).ring_phase(std::move(ph));
+    const int base = out.done[p] - static_cast<int>(size) + 1;
+    for (int j = 0; j < r.chunks; ++j) out.chunk_ready[p][j] = base + static_cast<int>(last[j]);
   }
+  return out;
 }
 
 }  // namespace
@@ -89,17 +96,7 @@ RingProgress ring_reduce_scatter(ScheduleBuilder& b, const RingPlan& r, std::uin
     proto.shape = shape_of(r);
     proto.data = L.data;
     proto.scratch = L.scratch + bank;
-    std::vector<int> base;
-    add_phases(b, r, proto, [&start](int p, RingPhase& ph) { ph.start = start[p]; }, base, out.done);
-    for (int p = 0; p < n; ++p) {
-      RingPhase probe = proto;
-      probe.n = n;
-      probe.pos = p;
-      for (int j = 0; j < r.chunks; ++j) {
-        out.chunk_ready[p][j] = base[p] + static_cast<int>(probe.reduce_index(n - 2, j));
-      }
-    }
-    return out;
+    return add_phases(b, r, proto, [&start](int p, RingPhase& ph) { ph.start = start[p]; });
   }
   const auto chunks = chunked(r);
   // last[p][j]: the op at position p that made chunk j of what p sends next ready.
@@ -141,18 +138,7 @@ RingProgress ring_allgather(ScheduleBuilder& b, const RingPlan& r,
     proto.kind = RingPhase::Kind::kAllgather;
     proto.shape = shape_of(r);
     proto.data = L.data;
-    std::vector<int> base;
-    add_phases(b, r, proto, [&ready](int p, RingPhase& ph) { ph.ready = ready[p]; }, base, out.done);
-    out.chunk_ready.assign(n, std::vector<int>(r.chunks, -1));
-    for (int p = 0; p < n; ++p) {
-      RingPhase probe = proto;
-      probe.n = n;
-      probe.pos = p;
-      for (int j = 0; j < r.chunks; ++j) {
-        out.chunk_ready[p][j] = base[p] + static_cast<int>(probe.recv_index(n - 2, j));
-      }
-    }
-    return out;
+    return add_phases(b, r, proto, [&ready](int p, RingPhase& ph) { ph.ready = ready[p]; });
   }
   const auto chunks = chunked(r);
   std::vector<std::vector<int>> have = ready;   // per position: chunk j of what it sends next
