@@ -30,7 +30,8 @@ std::string mib(std::uint64_t b) {
 // Blocks, links and harness per node, with margin (measured, largest resident size of 4 KiB ring
 // allreduces: ~1 MiB per node on hx2mesh-16, ~0.6 MiB on hx2mesh-64, ~0.7 MiB on hx4mesh-1024).
 constexpr std::uint64_t kSystemBytesPerNode = 1ull << 20;
-constexpr std::uint64_t kBytesPerOp = 96;           // Op, dependencies, host state, vector slack
+constexpr std::uint64_t kBytesPerOp = 96;           // stored Op, dependencies, host state, vector slack
+constexpr std::uint64_t kBytesPerRingOp = 2;        // an op of a ring phase: its host state only
 constexpr std::uint64_t kBytesPerRoute = 128;       // map entry and its path's links
 
 }  // namespace
@@ -55,9 +56,14 @@ SessionMemory estimate_session_memory(const sysc::SystemConfig& cfg, const Sessi
   // segments are a quarter of the buffer split among the ranks.
   const std::uint64_t chunk =
       chunk_bytes ? chunk_bytes : std::clamp<std::uint64_t>(bytes / (4 * nodes) / 8, 1024, 65536);
-  const std::uint64_t ops_per_node = static_cast<std::uint64_t>(std::max(collectives, 1)) *
-                                     (6 * ((bytes + chunk - 1) / chunk) + 24 * nodes);
-  m.schedule = nodes * ops_per_node * kBytesPerOp;
+  // Per collective and node: stored ops per chunk (pipelined algorithms) and per peer (alltoall:
+  // a put and a receive each), and the ring phases' ops, ~24 per node of the ring (4 rings of a
+  // Hamiltonian allreduce, 5 ops per step), which keep only their host state
+  // (sw/runtime/ring_phase.h).
+  const auto per = static_cast<std::uint64_t>(std::max(collectives, 1));
+  const std::uint64_t stored = per * (6 * ((bytes + chunk - 1) / chunk) + 2 * nodes);
+  const std::uint64_t ring = per * 24 * nodes;
+  m.schedule = nodes * (stored * kBytesPerOp + ring * kBytesPerRingOp);
   m.routes = nodes * nodes * static_cast<std::uint64_t>(std::max(s.rails, 1)) * kBytesPerRoute;
   m.system = nodes * kSystemBytesPerNode;
   return m;
