@@ -92,8 +92,9 @@ inline void serve_dma(NicBlock& nic, HostMemory& mem, std::uint64_t now) {
 // The NIC variants this build provides.
 std::vector<ModelVariant> nic_variants();
 
-// A NIC with `vcs` VCs and `flit_bits` payload bits; throws std::invalid_argument naming the
+// A NIC with `vcs` VCs and `flit_bits` payload bits, the variant with the fewest RX buffer slots
+// per VC that hold `min_slots` (0: the most slots built); throws std::invalid_argument naming the
 // variants that exist when there is none.
-std::unique_ptr<NicBlock> make_nic(int vcs, int flit_bits);
+std::unique_ptr<NicBlock> make_nic(int vcs, int flit_bits, int min_slots = 0);
 
 }  // namespace hxemu::sysc

@@ -70,7 +70,7 @@ std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
   } else {
     port = std::make_shared<HostMemory>(*first, latency_);
   }
-  auto nic = make_nic(spec.vc.vcs, spec.flit_bits);
+  auto nic = make_nic(spec.vc.vcs, spec.flit_bits, spec.eject_depth);
   if (spec.node >= nic->max_nodes()) {
     // The NIC's per-node sequence tables (rtl/nic/hx_nic_seq_table.sv) are sized at build time.
     throw std::invalid_argument(
