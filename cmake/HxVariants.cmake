@@ -25,20 +25,28 @@ function(hx_register_variant table kind ports vcs slots prefix base model args)
   set(${table} "${${table}}${entry}" PARENT_SCOPE)
 endfunction()
 
+# The buffer-slot variants an option asks for, HX_BUFFER_SLOTS always among them, sorted; a value
+# above HX_BUFFER_SLOTS is an error naming the option.
+function(hx_slot_list out option)
+  set(slots ${${option}} ${HX_BUFFER_SLOTS})
+  list(REMOVE_DUPLICATES slots)
+  list(SORT slots COMPARE NATURAL)
+  foreach(d ${slots})
+    if(d GREATER HX_BUFFER_SLOTS)
+      message(FATAL_ERROR "${option}: ${d} is more than HX_BUFFER_SLOTS=${HX_BUFFER_SLOTS}")
+    endif()
+  endforeach()
+  set(${out} ${slots} PARENT_SCOPE)
+endfunction()
+
 # Board routers are also built with fewer slots per VC (HX_ROUTER_SLOTS): a system takes, per
 # router, the smallest variant its buffers fit in (make_board_router), so a configuration asking for
-# 8-flit buffers does not carry 32 (a quarter of the buffer memory, fewer cache misses). Switches and
-# NICs face cables (32 flits) in every shipped configuration and stay at HX_BUFFER_SLOTS only.
+# 8-flit buffers does not carry 32 (a quarter of the buffer memory, fewer cache misses). NICs do the
+# same (HX_NIC_SLOTS, HxVariantsNic.cmake); switches face cables (32 flits) in every shipped
+# configuration and stay at HX_BUFFER_SLOTS only.
 set(HX_ROUTER_SLOTS "8;${HX_BUFFER_SLOTS}" CACHE STRING
     "buffer slots per VC of the board-router variants (HX_BUFFER_SLOTS is always built)")
-set(hx_router_slots ${HX_ROUTER_SLOTS} ${HX_BUFFER_SLOTS})
-list(REMOVE_DUPLICATES hx_router_slots)
-list(SORT hx_router_slots COMPARE NATURAL)
-foreach(d ${hx_router_slots})
-  if(d GREATER HX_BUFFER_SLOTS)
-    message(FATAL_ERROR "HX_ROUTER_SLOTS: ${d} is more than HX_BUFFER_SLOTS=${HX_BUFFER_SLOTS}")
-  endif()
-endforeach()
+hx_slot_list(hx_router_slots HX_ROUTER_SLOTS)
 
 # Board routers with one local port (synthetic traffic: one endpoint per node) and with four (one
 # NIC per network port: the rails). The HX_BUFFER_SLOTS variants keep their historic names.

@@ -8,8 +8,7 @@ set(HX_NIC_MAX_PACKET_FLITS 64 CACHE STRING "largest packet length in flits a NI
 set(HX_NIC_NODES 4096 CACHE STRING "largest node count the NIC's per-node tables cover (NODES)")
 
 set(HX_NIC_SLOTS "8" CACHE STRING "RX buffer slots per VC of the smaller NIC variants (HX_BUFFER_SLOTS is always built)")
-set(hx_nic_slots ${HX_NIC_SLOTS} ${HX_BUFFER_SLOTS})
-list(REMOVE_DUPLICATES hx_nic_slots)
+hx_slot_list(hx_nic_slots HX_NIC_SLOTS)
 foreach(v ${HX_NIC_VCS})
   foreach(d ${hx_nic_slots})
     if(d EQUAL HX_BUFFER_SLOTS)

@@ -26,7 +26,7 @@ bool compact(const ScheduleBuilder& b, const RingPlan& r) {
 
 std::shared_ptr<const RingShape> shape_of(const RingPlan& r) {
   auto shape = std::make_shared<RingShape>();
-  for (const Span& s : r.segments) shape->segments.push_back({s.offset, s.len});
+  shape->segments = r.segments;
   shape->owner = r.owner;
   shape->chunks = r.chunks;
   return shape;
@@ -133,7 +133,7 @@ RingProgress ring_allgather(ScheduleBuilder& b, const RingPlan& r,
   const auto& L = b.layout();
   RingProgress out;
   std::vector<std::vector<int>> mine(n);   // puts and the last step's receives (as above)
-  if (n >= 2 && compact(b, r)) {
+  if (compact(b, r)) {
     RingPhase proto;
     proto.kind = RingPhase::Kind::kAllgather;
     proto.shape = shape_of(r);

@@ -29,12 +29,6 @@ struct BufferLayout {
   static BufferLayout for_bytes(std::uint64_t bytes);
 };
 
-// An element range [first, first + count) of the buffers, in bytes.
-struct Span {
-  std::uint32_t offset = 0;   // bytes from the start of a buffer
-  std::uint32_t len = 0;      // bytes
-};
-
 // Splits `count_elems` 4-byte elements into `parts` nearly equal consecutive spans (the first
 // count % parts get one more), starting at element `first`.
 std::vector<Span> split_elems(std::uint64_t first, std::uint64_t count_elems, int parts);

@@ -1,4 +1,5 @@
-// Op: one operation of a node's Program (sw/runtime/program.h), as the host runs it.
+// Op: one operation of a node's Program (sw/runtime/program.h), as the host runs it; Span: the
+// byte range of a buffer an operation or a schedule works on.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +20,11 @@ struct Op {
   std::uint32_t first_dep = 0;   // start of its range in Program::dep_list
 };
 static_assert(sizeof(Op) == 24, "Op layout");
+
+// An element range [first, first + count) of a node's buffers, in bytes.
+struct Span {
+  std::uint32_t offset = 0;   // bytes from the start of a buffer
+  std::uint32_t len = 0;      // bytes
+};
 
 }  // namespace hxemu::sw

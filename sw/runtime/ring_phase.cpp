@@ -20,15 +20,15 @@ RingPhase::Decoded RingPhase::decode(std::uint32_t k) const {
   return {w % 2 == 0 ? Role::kRecv : Role::kReduce, s, w / 2};
 }
 
-RingShape::Segment RingPhase::chunk(int seg, int j) const {
+Span RingPhase::chunk(int seg, int j) const {
   // As split_elems (sw/collectives/schedule_builder.h) splits a segment's elements: the first
   // count % chunks runs get one element more.
-  const RingShape::Segment& sg = shape->segments[static_cast<std::size_t>(seg)];
+  const Span& sg = shape->segments[static_cast<std::size_t>(seg)];
   const std::uint32_t count = sg.len / 4;
   const std::uint32_t c = static_cast<std::uint32_t>(chunks());
   const std::uint32_t base = count / c, extra = count % c;
   const std::uint32_t uj = static_cast<std::uint32_t>(j);
-  RingShape::Segment out;
+  Span out;
   out.offset = sg.offset + 4 * (uj * base + std::min(uj, extra));
   out.len = 4 * (base + (uj < extra ? 1 : 0));
   return out;
@@ -43,7 +43,7 @@ Op RingPhase::op(std::uint32_t k) const {
   switch (d.role) {
     case Role::kPut: {
       const int seg = shape->owner[static_cast<std::size_t>(rs ? mod(pos - d.s - 1, n) : mod(pos - d.s, n))];
-      const RingShape::Segment ch = chunk(seg, d.j);
+      const Span ch = chunk(seg, d.j);
       o.kind = OpKind::kPut;
       o.peer = succ;
       o.src = data + ch.offset;
@@ -60,7 +60,7 @@ Op RingPhase::op(std::uint32_t k) const {
     case Role::kReduce: {
       // What pred sent in step s: its segment owner[pred_pos - s - 1].
       const int seg = shape->owner[static_cast<std::size_t>(mod(pos - 1 - d.s - 1, n))];
-      const RingShape::Segment ch = chunk(seg, d.j);
+      const Span ch = chunk(seg, d.j);
       o.kind = OpKind::kReduce;
       o.dst = data + ch.offset;
       o.src = scratch + ch.offset;

@@ -30,11 +30,7 @@ namespace hxemu::sw {
 // What every position of one ring shares: the segments of the buffers, which one each position
 // owns, and the chunks per segment.
 struct RingShape {
-  struct Segment {
-    std::uint32_t offset = 0;   // bytes from the start of a buffer
-    std::uint32_t len = 0;      // bytes, a multiple of 4
-  };
-  std::vector<Segment> segments;   // one per position
+  std::vector<Span> segments;      // one per position (lengths a multiple of 4 bytes)
   std::vector<int> owner;          // segment owned by each position
   int chunks = 1;
 };
@@ -100,7 +96,7 @@ class RingPhase {
   int rx_block() const { return (kind == Kind::kReduceScatter ? 2 : 1) * chunks(); }
   Decoded decode(std::uint32_t k) const;
   // Byte span of chunk j of segment `seg`.
-  RingShape::Segment chunk(int seg, int j) const;
+  Span chunk(int seg, int j) const;
   static int mod(int a, int n) { return ((a % n) + n) % n; }
 };
 
