@@ -1,6 +1,6 @@
 // hx_nic -- the network interface of one accelerator (docs/nic-and-host-memory.md): put commands
 // in, DMA reads of the local source buffer, packets into the router's local port; packets from the
-// router, DMA writes into the destination buffer, completions out. Wiring only: hx_nic_tx and
+// router, DMA writes into the destination buffer, completions (TX per message, RX per packet) out. Wiring only: hx_nic_tx and
 // hx_nic_rx do the work.
 //
 // The link ports have exactly the names and shapes of hx_router_core's with P = 1 (in_* is the
@@ -20,8 +20,7 @@ module hx_nic #(
   parameter int MAXP  = 16,      // largest packet length in flits, head included
   parameter int CMDQ  = 16,      // command queue depth
   parameter int CQ    = 16,      // depth of each completion queue
-  parameter int MSGS  = 32,      // RX message-table entries (messages in reassembly)
-  parameter int NODES = 4096,    // largest node count: per-node sequence tables
+  parameter int NODES = 4096,    // largest node count: per-destination sequence table (TX)
   parameter int RDQ   = 32,      // most DMA read words requested or buffered
   parameter int VW    = (V > 1) ? $clog2(V) : 1
 ) (
@@ -64,12 +63,15 @@ module hx_nic #(
   input  logic            txc_ready_i,
   output logic [15:0]     txc_tag_o,
   output logic [15:0]     txc_dst_o,
-  // RX completions (whole message in host memory; posted order per source)
+  // RX landings: one record per packet whose bytes are all in host memory; the host adds them up
+  // per message (sysc/host/message_assembler.h)
   output logic            rxc_valid_o,
   input  logic            rxc_ready_i,
   output logic [15:0]     rxc_src_o,
+  output logic [15:0]     rxc_seq_o,       // the message's sequence number from its source
   output logic [15:0]     rxc_tag_o,
-  output logic [31:0]     rxc_len_o,
+  output logic [31:0]     rxc_len_o,       // the whole message's length in bytes
+  output logic [15:0]     rxc_bytes_o,     // this packet's payload bytes
   // DMA read port (aligned words, responses in request order, always accepted)
   output logic            rd_req_valid_o,
   input  logic            rd_req_ready_i,
@@ -98,8 +100,8 @@ module hx_nic #(
   if (NODES < 2 || NODES > 65536) begin : gen_bad_nodes
     hx_nic_error_NODES_must_be_2_to_65536 u_bad ();
   end
-  if (V < 1 || D < 1 || CMDQ < 2 || CQ < 2 || MSGS < 2 || RDQ < 2) begin : gen_bad_depth
-    hx_nic_error_V_D_at_least_1_and_CMDQ_CQ_MSGS_RDQ_at_least_2 u_bad ();
+  if (V < 1 || D < 1 || CMDQ < 2 || CQ < 2 || RDQ < 2) begin : gen_bad_depth
+    hx_nic_error_V_D_at_least_1_and_CMDQ_CQ_RDQ_at_least_2 u_bad ();
   end
 
   logic tx_error;
@@ -146,7 +148,7 @@ module hx_nic #(
   );
 
   hx_nic_rx #(
-    .V(V), .D(D), .W(W), .MSGS(MSGS), .NODES(NODES), .CQ(CQ), .VW(VW)
+    .V(V), .D(D), .W(W), .CQ(CQ), .VW(VW)
   ) u_rx (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
@@ -165,8 +167,10 @@ module hx_nic #(
     .rxc_valid_o    (rxc_valid_o),
     .rxc_ready_i    (rxc_ready_i),
     .rxc_src_o      (rxc_src_o),
+    .rxc_seq_o      (rxc_seq_o),
     .rxc_tag_o      (rxc_tag_o),
     .rxc_len_o      (rxc_len_o),
+    .rxc_bytes_o    (rxc_bytes_o),
     .overflow_o     (rx_overflow),
     .quiet_o        (rx_quiet)
   );

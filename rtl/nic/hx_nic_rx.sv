@@ -1,16 +1,16 @@
 // hx_nic_rx -- the receive half of the NIC: ejection buffers, per-VC reassembly with byte
-// realignment, DMA writes with byte enables, and the RX completion queue.
+// realignment, DMA writes with byte enables, and the RX landing queue.
 //
 // Flits from the router's ejection port land in per-VC buffers (hx_vc_buffer), so packets on
 // different VCs may interleave on the link. One flit per cycle is drained, round robin over the VCs
 // that can make progress, and returns its credit upstream in the next cycle. Per VC the unit keeps
-// the packet in progress: its message-table entry, the next destination word, the bytes still to
-// come, and the carry (the bytes of the previous flit that belong to the next word when the packet's
-// destination address is not word aligned).
+// the packet in progress: the next destination word, the bytes still to come, the carry (the bytes
+// of the previous flit that belong to the next word when the packet's destination address is not
+// word aligned), and the packet's landing record.
 //
-//   head flit:  look the message up in the table (allocating an entry for its first packet); no
-//               write. If the table is full the head stays in its buffer and its VC is skipped until
-//               an entry is freed; other VCs keep draining. Credits then throttle the sender.
+//   head flit:  start the packet (its head carries everything needed: destination address, byte
+//               count, and the message's source, sequence number, tag and length); no write. A
+//               head that is also the tail (a header-only packet) queues a write without bytes.
 //   body flit:  one DMA write: carry bytes | this flit shifted to the packet's byte offset, with
 //               byte enables exactly covering the packet's bytes in that word.
 //   tail flit:  as a body flit; if bytes spill into one more word, that trailing partial word is
@@ -18,22 +18,20 @@
 // So a packet of P flits with n payload bytes at byte offset a costs ceil((a + n) / B) writes and
 // P drain cycles when a head follows.
 //
-// A DMA write is counted in the message table when the memory accepts it; a message is complete
-// when all its bytes have been accepted, and completions are queued in posted order per source
-// (hx_nic_msg_table). Every output is registered (or read from a FIFO's registers).
-//
-// Limitation (by specification: a full table stalls RX): a packet needs a table entry for its
-// message before it can drain. If all MSGS entries belong to messages whose missing packets sit
-// behind heads of new messages at the front of every VC buffer (e.g. more than MSGS sources each
-// sending a multi-packet message to this node, their packets interleaved on the ejection port),
-// no VC can drain and the network deadlocks. Size MSGS for the expected fan-in or bound the
-// messages in flight per destination in software.
+// Completion is counted per packet, not per message: when memory accepts a packet's last write,
+// the packet's landing record {source, sequence, tag, message length, packet bytes} is queued for
+// the host, which adds up each message's bytes and completes messages in posted order per source
+// (sysc/host/message_assembler.h). Why: with per-packet addressing a packet never needs state
+// beyond its own VC to drain, so nothing the NIC holds can stop it from draining the network. A
+// message table sized at build time could (more partly received messages fanning in than entries,
+// their missing packets behind heads that need an entry: the whole network deadlocks). The host's
+// count lives in host memory and grows with the fan-in. The only back-pressure on the drain is the
+// memory's write port and the landing queue when the host stops popping it.
+// Every output is registered (or read from a FIFO's registers).
 module hx_nic_rx #(
   parameter int V     = 2,
   parameter int D     = 32,
   parameter int W     = 256,
-  parameter int MSGS  = 32,
-  parameter int NODES = 4096,
   parameter int CQ    = 16,
   parameter int VW    = (V > 1) ? $clog2(V) : 1
 ) (
@@ -53,12 +51,14 @@ module hx_nic_rx #(
   output logic [31:0]    wr_addr_o,
   output logic [W-1:0]   wr_data_o,
   output logic [W/8-1:0] wr_be_o,
-  // RX completion queue
+  // RX landing queue: one record per packet, when its last byte is in host memory
   output logic           rxc_valid_o,
   input  logic           rxc_ready_i,
   output logic [15:0]    rxc_src_o,
+  output logic [15:0]    rxc_seq_o,
   output logic [15:0]    rxc_tag_o,
-  output logic [31:0]    rxc_len_o,
+  output logic [31:0]    rxc_len_o,     // the whole message's length
+  output logic [15:0]    rxc_bytes_o,   // this packet's payload bytes
   // status
   output logic           overflow_o,   // a flit arrived for a full VC buffer (sticky)
   output logic           quiet_o       // nothing buffered or pending; waits for input only
@@ -68,10 +68,9 @@ module hx_nic_rx #(
   localparam int B    = W / 8;                       // bytes per flit / DMA word
   localparam int OW   = $clog2(B);                   // byte offset inside a word
   localparam int BCW  = $clog2(B + 1);               // byte count 0..B
-  localparam int EW   = (MSGS > 1) ? $clog2(MSGS) : 1;
+  localparam int RW   = 96;                          // landing record {bytes, len, tag, seq, src}
   localparam int WQ   = 2;                           // DMA write queue depth
-  localparam int WQW  = 32 + W + B + EW + BCW;       // {addr, data, be, entry, bytes}
-  localparam int CQW  = 64;                          // {len, tag, src}
+  localparam int WQW  = 32 + W + B + 2 + RW;         // {addr, data, be, wr, last, record}
   localparam logic [B-1:0] BE_ONES = {B{1'b1}};
 
   // ---- ejection buffers ----------------------------------------------------------------------
@@ -98,8 +97,7 @@ module hx_nic_rx #(
   );
 
   // ---- per-VC reassembly state -----------------------------------------------------------------
-  logic [V-1:0]   blocked_q;             // head waits for a free message-table entry
-  logic [EW-1:0]  entry_q  [V];
+  logic [RW-1:0]  rec_q    [V];          // landing record of the packet in progress
   logic [31:0]    waddr_q  [V];          // next destination word (aligned byte address)
   logic [OW-1:0]  off_q    [V];          // packet's byte offset inside a word
   logic [15:0]    rem_q    [V];          // payload bytes still to come
@@ -111,13 +109,14 @@ module hx_nic_rx #(
   logic [31:0]    fl_addr_q;
   logic [W-1:0]   fl_data_q;
   logic [B-1:0]   fl_be_q;
-  logic [EW-1:0]  fl_entry_q;
-  logic [OW-1:0]  fl_bytes_q;
+  logic [RW-1:0]  fl_rec_q;
 
   logic           credit_valid_q;
   logic [VW-1:0]  credit_vc_q;
 
   // ---- DMA write queue -------------------------------------------------------------------------
+  // An entry is a write (wr) or, for a header-only packet, only a record; `last` marks the entry
+  // whose acceptance completes its packet, which then queues the packet's record.
   logic           wq_push;
   logic [WQW-1:0] wq_in;
   logic [WQW-1:0] wq_out;
@@ -139,8 +138,8 @@ module hx_nic_rx #(
   );
 
   // ---- arbitration: one VC per cycle -------------------------------------------------------------
-  // A head may go unless its VC waits for a table entry; a body flit needs the write port, which a
-  // pending trailing write takes first. Nothing moves while the write queue is full.
+  // Every front flit may go except that a flit queueing a write (body, tail, or a header-only
+  // packet) yields to a pending trailing write. Nothing moves while the write queue is full.
   logic [V-1:0] fr_head;
   logic [V-1:0] fr_tail;
   logic [V-1:0] elig;
@@ -151,7 +150,7 @@ module hx_nic_rx #(
     for (int v = 0; v < V; v++) begin
       fr_head[v] = front_meta[v*2];
       fr_tail[v] = front_meta[v*2 + 1];
-      elig[v] = front_valid[v] && !wq_full && (fr_head[v] ? !blocked_q[v] : !fl_q);
+      elig[v] = front_valid[v] && !wq_full && ((fr_head[v] && !fr_tail[v]) || !fl_q);
     end
   end
 
@@ -165,30 +164,23 @@ module hx_nic_rx #(
     .any_o       (any)
   );
 
-  // ---- head: message-table lookup ----------------------------------------------------------------
+  // ---- head: the packet's fields -----------------------------------------------------------------
   logic           is_head;
   logic           is_tail;
-  logic [15:0]    h_src;
-  logic [15:0]    h_seq;
-  logic [15:0]    h_tag;
-  logic [31:0]    h_mlen;
+  logic           hdr_only;   // a header-only packet (zero-length message): no write, one record
   logic [31:0]    h_paddr;
   logic [15:0]    h_pbytes;
   logic [OW-1:0]  h_off;
-  logic           lk_ok;
-  logic [EW-1:0]  lk_entry;
-  logic           head_go;
+  logic [RW-1:0]  h_rec;
 
   assign is_head  = any && fr_head[sel];
   assign is_tail  = fr_tail[sel];
-  assign h_src    = fd[HX_HDR_SRC_LSB +: HX_HDR_SRC_W];
-  assign h_seq    = fd[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W];
-  assign h_tag    = fd[HX_HDR_TAG_LSB +: HX_HDR_TAG_W];
-  assign h_mlen   = fd[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W];
+  assign hdr_only = is_head && is_tail;
   assign h_paddr  = fd[HX_HDR_PADDR_LSB +: HX_HDR_PADDR_W];
   assign h_pbytes = fd[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W];
   assign h_off    = OW'(h_paddr % 32'(B));
-  assign head_go  = is_head && lk_ok;
+  assign h_rec    = {h_pbytes, fd[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W], fd[HX_HDR_TAG_LSB +: HX_HDR_TAG_W],
+                     fd[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W], fd[HX_HDR_SRC_LSB +: HX_HDR_SRC_W]};
 
   // ---- body: realignment -------------------------------------------------------------------------
   logic           is_body;
@@ -200,7 +192,6 @@ module hx_nic_rx #(
   logic [OW-1:0]  cn;
   logic [W-1:0]   b_data;
   logic [B-1:0]   b_be;
-  logic [BCW-1:0] b_bytes;
   logic [W-1:0]   c_data;   // carry for the next word
   logic [B-1:0]   c_be;
 
@@ -214,7 +205,6 @@ module hx_nic_rx #(
     n2      = n - n1;
     b_data  = cdata_q[sel] | (fd << (32'(a) * 8));
     b_be    = ~(BE_ONES << cn) | (~(BE_ONES << n1) << a);
-    b_bytes = BCW'(cn) + n1;
     c_data  = fd >> ((B - 32'(a)) * 8);
     c_be    = ~(BE_ONES << n2);
   end
@@ -223,56 +213,37 @@ module hx_nic_rx #(
   logic spill;   // a tail whose bytes reach into one more word
   always_comb begin
     spill   = is_body && is_tail && (n2 != '0);
-    deq     = head_go || is_body;
-    wq_push = fl_q ? !wq_full : is_body;
+    deq     = is_head || is_body;
+    wq_push = fl_q ? !wq_full : (is_body || hdr_only);
     if (fl_q) begin
-      wq_in = {fl_addr_q, fl_data_q, fl_be_q, fl_entry_q, BCW'(fl_bytes_q)};
+      wq_in = {fl_addr_q, fl_data_q, fl_be_q, 1'b1, 1'b1, fl_rec_q};
+    end else if (hdr_only) begin
+      wq_in = {32'd0, {W{1'b0}}, {B{1'b0}}, 1'b0, 1'b1, h_rec};
     end else begin
-      wq_in = {waddr_q[sel], b_data, b_be, entry_q[sel], b_bytes};
+      wq_in = {waddr_q[sel], b_data, b_be, 1'b1, is_tail && !spill, rec_q[sel]};
     end
   end
 
-  // ---- message table and completions -------------------------------------------------------------
-  logic           cpl_push;
-  logic [15:0]    cpl_src;
-  logic [15:0]    cpl_tag;
-  logic [31:0]    cpl_len;
-  logic           freed;
-  logic           tbl_quiet;
+  // ---- landing records -------------------------------------------------------------------------
+  // The queue's head entry leaves when memory takes its write (or at once, for a record only),
+  // and a last entry only while the landing queue has room: both from registers, so wr_valid_o
+  // stays registered.
+  logic           wq_wr;
+  logic           wq_last;
   logic           rxc_empty;
   logic           rxc_full;
-  logic [CQW-1:0] rxc_out;
+  logic [RW-1:0]  rxc_out;
   logic [$clog2(CQ + 1)-1:0] rxc_count;
 
-  assign wq_pop = !wq_empty && wr_ready_i;
+  assign wq_wr   = wq_out[RW + 1];
+  assign wq_last = wq_out[RW];
+  assign wq_pop  = !wq_empty && (!wq_last || !rxc_full) && (!wq_wr || wr_ready_i);
 
-  hx_nic_msg_table #(.MSGS(MSGS), .NODES(NODES), .B(B), .EW(EW), .BCW(BCW)) u_tbl (
-    .clk_i        (clk_i),
-    .rst_i        (rst_i),
-    .lk_valid_i   (is_head),
-    .lk_src_i     (h_src),
-    .lk_seq_i     (h_seq),
-    .lk_tag_i     (h_tag),
-    .lk_len_i     (h_mlen),
-    .lk_ok_o      (lk_ok),
-    .lk_entry_o   (lk_entry),
-    .land_valid_i (wq_pop),
-    .land_entry_i (wq_out[BCW +: EW]),
-    .land_bytes_i (wq_out[BCW-1:0]),
-    .cpl_room_i   (!rxc_full || rxc_ready_i),
-    .cpl_push_o   (cpl_push),
-    .cpl_src_o    (cpl_src),
-    .cpl_tag_o    (cpl_tag),
-    .cpl_len_o    (cpl_len),
-    .freed_o      (freed),
-    .quiet_o      (tbl_quiet)
-  );
-
-  hx_fifo #(.W(CQW), .DEPTH(CQ)) u_rxc (
+  hx_fifo #(.W(RW), .DEPTH(CQ)) u_rxc (
     .clk_i   (clk_i),
     .rst_i   (rst_i),
-    .push_i  (cpl_push),
-    .data_i  ({cpl_len, cpl_tag, cpl_src}),
+    .push_i  (wq_pop && wq_last),
+    .data_i  (wq_out[RW-1:0]),
     .pop_i   (rxc_ready_i && !rxc_empty),
     .data_o  (rxc_out),
     .empty_o (rxc_empty),
@@ -282,8 +253,8 @@ module hx_nic_rx #(
 
   // ---- state update --------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
-    if (head_go) begin
-      entry_q[sel] <= lk_entry;
+    if (is_head) begin
+      rec_q[sel]   <= h_rec;
       waddr_q[sel] <= h_paddr - 32'(h_off);
       off_q[sel]   <= h_off;
       rem_q[sel]   <= h_pbytes;
@@ -296,17 +267,15 @@ module hx_nic_rx #(
       cdata_q[sel] <= c_data;
     end
     if (spill) begin
-      fl_addr_q  <= waddr_q[sel] + 32'(B);
-      fl_data_q  <= c_data;
-      fl_be_q    <= c_be;
-      fl_entry_q <= entry_q[sel];
-      fl_bytes_q <= OW'(n2);
+      fl_addr_q <= waddr_q[sel] + 32'(B);
+      fl_data_q <= c_data;
+      fl_be_q   <= c_be;
+      fl_rec_q  <= rec_q[sel];
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      blocked_q      <= '0;
       fl_q           <= 1'b0;
       credit_valid_q <= 1'b0;
       credit_vc_q    <= '0;
@@ -316,31 +285,31 @@ module hx_nic_rx #(
       // The trailing write leaves this cycle if the queue has room; a tail that spills sets it.
       if (fl_q && !wq_full) fl_q <= 1'b0;
       if (spill) fl_q <= 1'b1;
-      if (is_head && !lk_ok) blocked_q[sel] <= 1'b1;
-      if (freed) blocked_q <= '0;
     end
   end
 
   // ---- outputs -----------------------------------------------------------------------------
   assign credit_valid_o = credit_valid_q;
   assign credit_vc_o    = credit_vc_q;
-  assign wr_valid_o     = !wq_empty;
+  assign wr_valid_o     = !wq_empty && wq_wr && (!wq_last || !rxc_full);
   assign wr_addr_o      = wq_out[WQW-1 -: 32];
-  assign wr_data_o      = wq_out[B + EW + BCW +: W];
-  assign wr_be_o        = wq_out[EW + BCW +: B];
+  assign wr_data_o      = wq_out[B + 2 + RW +: W];
+  assign wr_be_o        = wq_out[2 + RW +: B];
   assign rxc_valid_o    = !rxc_empty;
   assign rxc_src_o      = rxc_out[15:0];
-  assign rxc_tag_o      = rxc_out[31:16];
-  assign rxc_len_o      = rxc_out[63:32];
-  assign quiet_o        = (front_valid == '0) && !fl_q && wq_empty && !credit_valid_q && tbl_quiet
-                        && rxc_empty;
+  assign rxc_seq_o      = rxc_out[31:16];
+  assign rxc_tag_o      = rxc_out[47:32];
+  assign rxc_len_o      = rxc_out[79:48];
+  assign rxc_bytes_o    = rxc_out[95:80];
+  assign quiet_o        = (front_valid == '0) && !fl_q && wq_empty && !credit_valid_q && rxc_empty;
 
   logic unused_rx;
   assign unused_rx = ^{wq_count, rxc_count, grant};
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
-  // Buffers, queues and the message table check their own promises; here, what per-VC reassembly
-  // relies on: packets arrive whole on each VC (a head opens it, its tail closes it).
+  // Buffers and queues check their own promises; here, what per-VC reassembly relies on: packets
+  // arrive whole on each VC (a head opens it, its tail closes it), and a packet has exactly the
+  // body flits its head's byte count needs (the host checks bytes against the message's length).
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   logic [V-1:0] open_q;
@@ -354,6 +323,12 @@ module hx_nic_rx #(
         in_vc_i));
       assert (!(in_valid_i && !in_head_i && !open_q[in_vc_i])) else hx_rtl_assert_failed(
         $sformatf("%m: body or tail flit on ejection VC %0d with no packet open", in_vc_i));
+      assert (!(hdr_only && h_pbytes != '0)) else hx_rtl_assert_failed($sformatf(
+        "%m: header-only packet on VC %0d claims %0d payload bytes", sel, h_pbytes));
+      assert (!(is_body && rem == '0)) else hx_rtl_assert_failed($sformatf(
+        "%m: body flit on VC %0d after the packet's bytes were all written", sel));
+      assert (!(is_body && is_tail && 32'(rem) > B)) else hx_rtl_assert_failed($sformatf(
+        "%m: tail on VC %0d with %0d of the packet's bytes still to come", sel, rem));
     end
   end
 `endif

@@ -1,6 +1,6 @@
 // hx_nic_seq_table -- one 16-bit message sequence number per node (NODES entries), all zero after
-// reset. The NIC keeps two: TX counts the messages sent to each destination, RX the sequence number
-// it expects next from each source.
+// reset. TX counts in it the messages sent to each destination (the receiving host puts a source's
+// messages back in posted order by these numbers).
 //
 // Promise: rd_seq_o is the value of entry rd_idx_i (combinational read, 0 for an entry never
 // written since reset); a write lands at the clock edge. Reset clears a NODES-bit valid vector, not

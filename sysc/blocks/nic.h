@@ -1,6 +1,7 @@
 // The NIC (rtl/nic/hx_nic.sv) as a LinkBlock with one link port (port 0: ejection flits in from the
-// router, injection flits out to it), plus its command queue, its two completion queues and its DMA
-// ports, and the factory of the verilated NIC variants of this build.
+// router, injection flits out to it), plus its command queue, its TX completion queue, its RX
+// landing queue (one record per packet) and its DMA ports, and the factory of the verilated NIC
+// variants of this build.
 //
 // Per cycle `now` a harness: clear_inputs(); sets the link inputs (set_flit_in / set_credit_in);
 // offers a command with set_cmd() if cmd_ready(); reads txc()/rxc() and sets set_*c_ready();
@@ -51,6 +52,16 @@ struct RxCompletion {          // the whole message is in host memory; posted or
   std::uint32_t len = 0;
 };
 
+// What the NIC's RX reports: one packet's bytes are all in host memory. The host adds these up per
+// message into RxCompletions (sysc/host/message_assembler.h).
+struct RxLanding {
+  std::uint16_t src = 0;
+  std::uint16_t seq = 0;        // the message's sequence number from src (posted order, 16-bit)
+  std::uint16_t tag = 0;
+  std::uint32_t len = 0;        // the whole message's length
+  std::uint16_t bytes = 0;      // this packet's payload bytes
+};
+
 class NicBlock : public LinkBlock {
  public:
   // Applies the setup (throws std::invalid_argument naming a bad field) and holds reset for two
@@ -72,7 +83,7 @@ class NicBlock : public LinkBlock {
   virtual TxCompletion txc() const = 0;
   virtual void set_txc_ready(bool ready) = 0;
   virtual bool rxc_valid() const = 0;
-  virtual RxCompletion rxc() const = 0;
+  virtual RxLanding rxc() const = 0;
   virtual void set_rxc_ready(bool ready) = 0;
 
   // DMA ports. dma_out() is what the NIC drives this cycle; set_dma_in() what the memory drives.

@@ -88,11 +88,13 @@ class NicModel final : public VerilatedBlock<M, NicBlock> {
   }
   void set_txc_ready(bool r) override { m_->txc_ready_i = r; }
   bool rxc_valid() const override { return m_->rxc_valid_o != 0; }
-  RxCompletion rxc() const override {
-    RxCompletion r;
+  RxLanding rxc() const override {
+    RxLanding r;
     r.src = static_cast<std::uint16_t>(m_->rxc_src_o);
+    r.seq = static_cast<std::uint16_t>(m_->rxc_seq_o);
     r.tag = static_cast<std::uint16_t>(m_->rxc_tag_o);
     r.len = m_->rxc_len_o;
+    r.bytes = static_cast<std::uint16_t>(m_->rxc_bytes_o);
     return r;
   }
   void set_rxc_ready(bool r) override { m_->rxc_ready_i = r; }

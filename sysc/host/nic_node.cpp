@@ -47,7 +47,7 @@ void NicNode::tick() {
   // Completions presented now are popped at this edge (ready is held high).
   const bool tx = nic_->txc_valid(), rx = nic_->rxc_valid();
   const TxCompletion txc = tx ? nic_->txc() : TxCompletion{};
-  const RxCompletion rxc = rx ? nic_->rxc() : RxCompletion{};
+  const RxLanding rxc = rx ? nic_->rxc() : RxLanding{};
   serve_dma(*nic_, *mem_, now);
   nic_->tick();
   if (offer) {
@@ -55,7 +55,11 @@ void NicNode::tick() {
     ++puts_accepted_;
   }
   if (tx) txq_.push_back({now, txc});
-  if (rx) rxq_.push_back({now, rxc});
+  if (rx) {
+    rx_.add(rxc);
+    RxCompletion c;
+    while (rx_.pop(c)) rxq_.push_back({now, c});
+  }
   quiet_ = nic_->idle() && mem_->reads_in_flight() == 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "sysc/fabric/grow_ring.h"
 #include "sysc/host/host_memory.h"
+#include "sysc/host/message_assembler.h"
 #include "sysc/blocks/nic.h"
 #include "sysc/system/system.h"
 
@@ -51,7 +52,9 @@ class NicNode final : public LinkBlock {
   Credit credit_out(int p) const override { return nic_->credit_out(p); }
   bool idle() const override;
   bool drained() const override { return idle() && nic_->drained(); }
-  bool error() const override { return nic_->error(); }
+  bool error() const override { return nic_->error() || !rx_.error().empty(); }
+  // The host's per-message count of RX landings (why it is on the host: message_assembler.h).
+  const MessageAssembler& assembler() const { return rx_; }
 
  private:
   template <class T>
@@ -66,6 +69,7 @@ class NicNode final : public LinkBlock {
   GrowRing<Stamped<NicCommand>> cmds_;
   GrowRing<Stamped<TxCompletion>> txq_;
   GrowRing<Stamped<RxCompletion>> rxq_;
+  MessageAssembler rx_;
   std::uint64_t puts_accepted_ = 0;
   // The NIC idle and no DMA read in flight, as of the last edge: both change only in tick(), and
   // reading them there (in cache) spares idle() two cache misses per cycle on thousands of NICs.

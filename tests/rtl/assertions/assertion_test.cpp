@@ -405,13 +405,23 @@ Flit nic_head(int vc, int seq, int msg_len, int bytes) {
   return f;
 }
 
-TEST(NicAssertions, PacketLongerThanItsMessageFires) {
+TEST(NicAssertions, BodyFlitBeyondThePacketsBytesFires) {
   auto n = make_quiet_nic();
-  eject(*n, nic_head(0, 0, 8, 32));       // an 8-byte message whose packet carries 32 bytes
-  eject(*n, flit(0, false, true));
+  eject(*n, nic_head(0, 0, 64, 32));      // a packet of 32 bytes: one body flit
+  eject(*n, flit(0, false, false));
+  eject(*n, flit(0, false, true));        // a second body flit it has no bytes for
   for (int i = 0; i < 10; ++i) eject(*n, Flit{});
-  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_nic.u_rx.u_tbl: 32 bytes landed for entry 0 (allocated "
-                                    "1, done 0, 0 of 8 bytes before)"});
+  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_nic.u_rx: body flit on VC 0 after the packet's bytes "
+                                    "were all written"});
+}
+
+TEST(NicAssertions, TailBeforeThePacketsBytesFires) {
+  auto n = make_quiet_nic();
+  eject(*n, nic_head(0, 0, 96, 96));      // a packet of 96 bytes: three body flits
+  eject(*n, flit(0, false, true));        // the tail after one
+  for (int i = 0; i < 10; ++i) eject(*n, Flit{});
+  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_nic.u_rx: tail on VC 0 with 96 of the packet's bytes "
+                                    "still to come"});
 }
 
 TEST(NicAssertions, TwoPacketsInterleavedOnOneEjectionVc) {

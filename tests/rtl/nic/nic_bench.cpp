@@ -61,7 +61,12 @@ void NicNode::step(std::uint64_t now) {
   if (tr && n.txc_valid()) txcs.push_back({now, n.txc()});
   const bool rr = rxc_ready(now);
   n.set_rxc_ready(rr);
-  if (rr && n.rxc_valid()) rxcs.push_back({now, n.rxc()});
+  if (rr && n.rxc_valid()) {
+    landing_cycles.push_back(now);
+    assembler.add(n.rxc());
+    RxCompletion c;
+    while (assembler.pop(c)) rxcs.push_back({now, c});
+  }
   if (!n.idle()) ++busy_cycles;
 
   if (skip_when_idle && n.idle() && !n.has_valid_input() && mem_.reads_in_flight() == 0) {

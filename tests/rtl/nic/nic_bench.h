@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sysc/host/host_memory.h"
+#include "sysc/host/message_assembler.h"
 #include "sysc/fabric/link.h"
 #include "sysc/blocks/nic.h"
 
@@ -86,7 +87,9 @@ class NicNode {
   struct RxRec { std::uint64_t cycle; RxCompletion c; };
   std::vector<Posted> posted;
   std::vector<TxRec> txcs;
-  std::vector<RxRec> rxcs;
+  std::vector<RxRec> rxcs;              // messages, as the host's assembler releases them
+  std::vector<std::uint64_t> landing_cycles;   // cycle of each RX landing record (one per packet)
+  sysc::MessageAssembler assembler;
   std::vector<FlitRecord> flits_out;   // when record_flits
   std::vector<FlitRecord> heads_in;    // head flits taken from rx, when record_flits
   std::uint64_t flits_sent = 0;

@@ -6,10 +6,11 @@
 // latency, L = link latency as in sysc::Link):
 //   command accepted in cycle c; first DMA read accepted in c+3; first head on the link in c+4;
 //   first body flit on the link in c+5+M, then one flit per cycle (a head between packets);
-//   the remote NIC sees the RX completion 5+L cycles after the last body flit left the source's
-//   output register (buffer, drain, DMA write, count, completion queue).
-// So for F body flits in P packets: first read -> remote completion = M + L + F + P + 4 cycles,
-// command -> remote completion = M + L + F + P + 7.
+//   the remote host sees the message complete 4+L cycles after the last body flit left the
+//   source's output register (buffer, drain, DMA write queue, write accepted, landing record in
+//   the landing queue, popped by the host, which completes the message in the same cycle).
+// So for F body flits in P packets: first read -> remote completion = M + L + F + P + 3 cycles,
+// command -> remote completion = M + L + F + P + 6.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -80,7 +81,7 @@ TEST(NicPerf, FirstDmaReadToRemoteCompletionOf4KiBPut) {
   for (auto [mem_lat, link_lat] : {std::pair<int, int>{10, 1}, {1, 1}, {20, 4}, {5, 30}}) {
     const Measured m = one_put(kLen, mem_lat, link_lat);
     const std::uint64_t t = m.rxc - m.first_read;
-    EXPECT_EQ(t, static_cast<std::uint64_t>(mem_lat + link_lat + body + c.packets + 4))
+    EXPECT_EQ(t, static_cast<std::uint64_t>(mem_lat + link_lat + body + c.packets + 3))
         << "M " << mem_lat << " L " << link_lat;
     EXPECT_EQ(m.first_read - m.posted, 3u);
     std::cout << "[ perf     ] 4 KiB put, read latency " << mem_lat << ", link latency "
@@ -96,7 +97,7 @@ TEST(NicPerf, ZeroLoadLatencyOfSmallPuts) {
       const Measured m = one_put(len, mem_lat, link_lat);
       const PutCost c = put_cost(0, kDst, len, 16);
       EXPECT_EQ(m.rxc - m.posted,
-                static_cast<std::uint64_t>(mem_lat + link_lat + (c.flits - c.packets) + c.packets + 7))
+                static_cast<std::uint64_t>(mem_lat + link_lat + (c.flits - c.packets) + c.packets + 6))
           << "len " << len << " M " << mem_lat << " L " << link_lat;
     }
   }
