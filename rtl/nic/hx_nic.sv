@@ -22,6 +22,7 @@ module hx_nic #(
   parameter int CQ    = 16,      // depth of each completion queue
   parameter int NODES = 4096,    // largest node count: per-destination sequence table (TX)
   parameter int RDQ   = 32,      // most DMA read words requested or buffered
+  parameter int TXM   = 4,       // messages in transmission at once (their packets alternate)
   parameter int VW    = (V > 1) ? $clog2(V) : 1
 ) (
   input  logic            clk_i,
@@ -58,7 +59,7 @@ module hx_nic #(
   input  logic [31:0]     cmd_dst_addr_i,
   input  logic [31:0]     cmd_len_i,
   input  logic [15:0]     cmd_tag_i,
-  // TX completions (message's last flit sent)
+  // TX completions (message's last flit sent; in the order messages finish)
   output logic            txc_valid_o,
   input  logic            txc_ready_i,
   output logic [15:0]     txc_tag_o,
@@ -100,8 +101,8 @@ module hx_nic #(
   if (NODES < 2 || NODES > 65536) begin : gen_bad_nodes
     hx_nic_error_NODES_must_be_2_to_65536 u_bad ();
   end
-  if (V < 1 || D < 1 || CMDQ < 2 || CQ < 2 || RDQ < 2) begin : gen_bad_depth
-    hx_nic_error_V_D_at_least_1_and_CMDQ_CQ_RDQ_at_least_2 u_bad ();
+  if (V < 1 || D < 1 || TXM < 1 || CMDQ < 2 || CQ < 2 || RDQ < 2) begin : gen_bad_depth
+    hx_nic_error_V_D_TXM_at_least_1_and_CMDQ_CQ_RDQ_at_least_2 u_bad ();
   end
 
   logic tx_error;
@@ -110,7 +111,7 @@ module hx_nic #(
   logic rx_quiet;
 
   hx_nic_tx #(
-    .V(V), .W(W), .MAXP(MAXP), .CMDQ(CMDQ), .CQ(CQ), .NODES(NODES), .RDQ(RDQ), .VW(VW)
+    .V(V), .W(W), .MAXP(MAXP), .CMDQ(CMDQ), .CQ(CQ), .NODES(NODES), .RDQ(RDQ), .TXM(TXM), .VW(VW)
   ) u_tx (
     .clk_i              (clk_i),
     .rst_i              (rst_i),

@@ -1,24 +1,31 @@
-// hx_nic_tx -- the transmit half of the NIC: command queue, DMA reads, realignment, segmentation
-// into packets, injection into the router with credits, and the TX completion queue.
+// hx_nic_tx -- the transmit half of the NIC: command queue, messages in transmission, DMA reads,
+// realignment, segmentation into packets, injection into the router with credits, and the TX
+// completion queue.
 //
 //   command queue   put commands (valid/ready; ready is "queue not full", a register function).
-//   read requester  takes the oldest command, gives it the next sequence number for its
-//                   destination (per-destination table, NODES entries), hands the message to the
-//                   segmenter (descriptor queue) and requests the aligned source words covering it,
-//                   one per cycle, never more than RDQ words requested or buffered: every response
-//                   has a slot waiting in the read-data buffer, so responses are always accepted.
-//                   It starts on the next command as soon as the last word is requested.
-//   segmenter       cuts the message into packets of at most pkt_flits_i flits: a head (header per
-//                   hx_flit.svh) then ceil(bytes / (W/8)) body flits, the last one a tail. Body flit
-//                   k of a message carries message bytes [k*B, k*B + B) (B = W/8): when the source
-//                   address is not aligned it is put together from two adjacent source words
-//                   (a W-bit shifter; the stream offset is the same for all packets of a message).
-//                   A packet takes one injection VC that has a credit (round robin over
-//                   inj_vcs_i) and keeps it; no flit is sent without a credit on its VC.
-//   completion      pushed when the message's last flit is sent (it is on out_* in the next cycle);
-//                   that flit waits while the completion queue is full.
+//   slots           up to TXM messages in transmission at once. A command enters a free slot and
+//                   takes the next sequence number for its destination (per-destination table,
+//                   NODES entries).
+//   packetiser      serves the slots round robin, one packet at a time: cuts the slot's next
+//                   packet (at most pkt_flits_i flits: a head, then ceil(bytes / (W/8)) body flits),
+//                   queues its descriptor for the segmenter and requests the aligned source words
+//                   covering it, one per cycle, never more than RDQ words requested or buffered:
+//                   every response has a slot waiting in the read-data buffer, so responses are
+//                   always accepted. So packets of up to TXM messages alternate on the link, and a
+//                   message to a congested destination does not hold back the others behind it
+//                   (head-of-line blocking), while each packet stays whole on its VC.
+//   segmenter       sends each packet: head (header per hx_flit.svh), then its body flits. Body
+//                   flit k of a packet carries its bytes [k*B, k*B + B) (B = W/8): when the source
+//                   address is not aligned it is put together from two adjacent source words (a
+//                   W-bit shifter; the offset is the same for every packet of a message, because
+//                   packets carry whole words). A packet takes one injection VC that has a credit
+//                   (round robin over inj_vcs_i) and keeps it; no flit is sent without a credit.
+//   completion      pushed when a message's last flit is sent (it is on out_* in the next cycle);
+//                   that flit waits while the completion queue is full. Messages complete in the
+//                   order they finish, which with interleaving need not be posted order; the
+//                   completion names the destination and tag.
 // Throughput: one flit per cycle while source data and credits keep up; each packet costs one
-// head-flit cycle and each message one more (descriptor load).
+// head-flit cycle. An unaligned source re-reads the one word two packets share.
 module hx_nic_tx #(
   parameter int V     = 2,
   parameter int W     = 256,
@@ -27,6 +34,7 @@ module hx_nic_tx #(
   parameter int CQ    = 16,
   parameter int NODES = 4096,
   parameter int RDQ   = 32,
+  parameter int TXM   = 4,
   parameter int VW    = (V > 1) ? $clog2(V) : 1
 ) (
   input  logic           clk_i,
@@ -77,7 +85,7 @@ module hx_nic_tx #(
   localparam int RCW   = $clog2(RDQ + 1);
   localparam int DESCQ = 4;
   localparam int CMDW  = 160;                  // {tag, len, dst_addr, src_addr, route, dst}
-  localparam int DSCW  = 144 + OW;             // {off, seq, tag, len, dst_addr, route, dst}
+  localparam int DSCW  = 161 + OW;             // {last, bytes, off, seq, tag, len, dst_addr, route, dst}
   localparam int PKW   = 16;                   // packet byte counts
 
   // ---- command queue -----------------------------------------------------------------------------
@@ -106,49 +114,142 @@ module hx_nic_tx #(
   logic [31:0] c_daddr;
   logic [31:0] c_len;
   logic [15:0] c_tag;
-  logic [OW-1:0] c_off;
   assign {c_tag, c_len, c_daddr, c_src, c_route, c_dst} = cmd_out;
-  assign c_off = OW'(c_src % 32'(B));
 
-  // ---- read requester ------------------------------------------------------------------------
-  logic [32:0]    rq_left_q;     // source-stream bytes not yet requested (0: no message)
-  logic [31:0]    rq_addr_q;     // next aligned source word
-  logic           rq_valid_q;    // rd_req_* hold a request
-  logic [31:0]    rq_req_addr_q;
-  logic [RCW-1:0] rd_cred_q;     // read-buffer slots not claimed by a request
-  logic           desc_full;
-  logic           rq_fire;
-  logic           rq_load;
-  logic           rdb_pop;
+  // ---- messages in transmission ------------------------------------------------------------------
+  // TXM slots, each a message being cut into packets: the next packet's source and destination
+  // addresses and the bytes not yet packetised. A command enters the lowest free slot (and takes
+  // its destination's next sequence number); the packetiser serves the slots round robin, one
+  // packet at a time, so packets of up to TXM messages alternate on the link.
+  localparam int SW = (TXM > 1) ? $clog2(TXM) : 1;
+
+  logic [TXM-1:0] sl_valid_q;
+  logic [15:0]    sl_dst_q   [TXM];
+  logic [31:0]    sl_route_q [TXM];
+  logic [31:0]    sl_src_q   [TXM];   // source address of the next packet's first byte
+  logic [31:0]    sl_daddr_q [TXM];   // destination address of the next packet's first byte
+  logic [31:0]    sl_len_q   [TXM];
+  logic [15:0]    sl_tag_q   [TXM];
+  logic [15:0]    sl_seq_q   [TXM];
+  logic [31:0]    sl_left_q  [TXM];   // bytes not yet packetised
+
   logic [15:0]    cur_seq;
+  logic           sl_load;
+  logic [SW-1:0]  sl_free_idx;
+  logic           sl_any_free;
 
-  assign cmd_pop = (rq_left_q == '0) && !cmd_empty && !desc_full;
-  assign rq_fire = rq_valid_q && rd_req_ready_i;
-  assign rq_load = (!rq_valid_q || rq_fire) && (rq_left_q != '0) && (rd_cred_q != '0);
+  always_comb begin
+    sl_any_free = 1'b0;
+    sl_free_idx = '0;
+    for (int i = TXM - 1; i >= 0; i--) begin
+      if (!sl_valid_q[i]) begin
+        sl_any_free = 1'b1;
+        sl_free_idx = SW'(i);
+      end
+    end
+  end
+  assign sl_load = sl_any_free && !cmd_empty;
+  assign cmd_pop = sl_load;
 
   hx_nic_seq_table #(.NODES(NODES), .IW(IW)) u_seq (
     .clk_i    (clk_i),
     .rst_i    (rst_i),
     .rd_idx_i (c_dst[IW-1:0]),
     .rd_seq_o (cur_seq),
-    .wr_i     (cmd_pop),
+    .wr_i     (sl_load),
     .wr_idx_i (c_dst[IW-1:0]),
     .wr_seq_i (cur_seq + 16'd1)
   );
 
+  // ---- packetiser and read requester --------------------------------------------------------------
+  // Picks a slot (round robin) when the previous packet's last source word is requested, queues
+  // the packet's descriptor for the segmenter, and requests the aligned source words covering the
+  // packet's bytes, one per cycle, never more than RDQ words requested or buffered: every response
+  // has a slot waiting in the read-data buffer, so responses are always accepted. Words reach the
+  // read buffer in packet order, which is the order the segmenter sends packets in. An unaligned
+  // source re-reads the word two packets share (packet payloads are whole words, so the offset is
+  // the same for every packet of a message).
+  logic [PKW-1:0] cap;           // packet payload capacity: (flits - 1) * B bytes
+  logic [TXM-1:0] pk_grant;
+  logic [SW-1:0]  pk_sel;
+  logic           pk_any;
+  logic           pk_go;         // a packet is cut from slot pk_sel this cycle
+  logic           desc_full;
+  logic [15:0]    rq_left_q;     // source words of the current packet not yet requested
+  logic [31:0]    rq_addr_q;     // next aligned source word
+  logic           rq_valid_q;    // rd_req_* hold a request
+  logic [31:0]    rq_req_addr_q;
+  logic [RCW-1:0] rd_cred_q;     // read-buffer slots not claimed by a request
+  logic           rq_fire;
+  logic           rq_load;
+  logic           rdb_pop;
+  logic           pk_room;       // the current packet's words are all requested by this edge
+
+  assign rq_fire = rq_valid_q && rd_req_ready_i;
+  assign rq_load = (!rq_valid_q || rq_fire) && (rq_left_q != '0) && (rd_cred_q != '0);
+  assign pk_room = (rq_left_q == '0) || ((rq_left_q == 16'd1) && rq_load);
+
+  hx_arb_rr #(.N(TXM), .IW(SW)) u_pkarb (
+    .clk_i       (clk_i),
+    .rst_i       (rst_i),
+    .req_i       (sl_valid_q),
+    .accept_i    (pk_go),
+    .grant_o     (pk_grant),
+    .grant_idx_o (pk_sel),
+    .any_o       (pk_any)
+  );
+  assign pk_go = pk_any && pk_room && !desc_full;
+
+  logic [31:0]    k_left;
+  logic [31:0]    k_src;
+  logic [OW-1:0]  k_off;
+  logic [PKW-1:0] k_bytes;       // payload bytes of the packet cut now
+  logic           k_last;        // ... the message's last packet
+  logic [15:0]    k_words;       // source words it needs
+  always_comb begin
+    k_left  = sl_left_q[pk_sel];
+    k_src   = sl_src_q[pk_sel];
+    k_off   = OW'(k_src % 32'(B));
+    k_bytes = (k_left > 32'(cap)) ? cap : PKW'(k_left);
+    k_last  = (k_left <= 32'(cap));
+    k_words = (k_bytes == '0) ? 16'd0 : 16'((32'(k_off) + 32'(k_bytes) + B - 1) / B);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (sl_load) begin
+      sl_dst_q[sl_free_idx]   <= c_dst;
+      sl_route_q[sl_free_idx] <= c_route;
+      sl_src_q[sl_free_idx]   <= c_src;
+      sl_daddr_q[sl_free_idx] <= c_daddr;
+      sl_len_q[sl_free_idx]   <= c_len;
+      sl_tag_q[sl_free_idx]   <= c_tag;
+      sl_seq_q[sl_free_idx]   <= cur_seq;
+      sl_left_q[sl_free_idx]  <= c_len;
+    end
+    if (pk_go) begin
+      sl_src_q[pk_sel]   <= k_src + 32'(k_bytes);
+      sl_daddr_q[pk_sel] <= sl_daddr_q[pk_sel] + 32'(k_bytes);
+      sl_left_q[pk_sel]  <= k_left - 32'(k_bytes);
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
+      sl_valid_q    <= '0;
       rq_left_q     <= '0;
       rq_addr_q     <= '0;
       rq_valid_q    <= 1'b0;
       rq_req_addr_q <= '0;
       rd_cred_q     <= RCW'(RDQ);
     end else begin
-      if (cmd_pop) begin
-        rq_left_q <= (c_len == '0) ? '0 : (33'(c_len) + 33'(c_off));
-        rq_addr_q <= c_src - 32'(c_off);
+      // A slot loads only when free and frees only as its last packet is cut: never both.
+      if (sl_load) sl_valid_q[sl_free_idx] <= 1'b1;
+      if (pk_go && k_last) sl_valid_q[pk_sel] <= 1'b0;
+      if (pk_go) begin
+        rq_left_q <= k_words;
+        rq_addr_q <= k_src - 32'(k_off);
       end else if (rq_load) begin
-        rq_left_q <= (rq_left_q > 33'(B)) ? rq_left_q - 33'(B) : '0;
+        rq_left_q <= rq_left_q - 16'd1;
         rq_addr_q <= rq_addr_q + 32'(B);
       end
       if (rq_load) begin
@@ -164,7 +265,7 @@ module hx_nic_tx #(
   assign rd_req_valid_o = rq_valid_q;
   assign rd_req_addr_o  = rq_req_addr_q;
 
-  // ---- read-data buffer and descriptor queue ------------------------------------------------------
+  // ---- read-data buffer and packet descriptor queue ------------------------------------------------
   logic [W-1:0]   rdb_out;
   logic           rdb_empty;
   logic           rdb_full;
@@ -190,8 +291,9 @@ module hx_nic_tx #(
   hx_fifo #(.W(DSCW), .DEPTH(DESCQ)) u_desc (
     .clk_i   (clk_i),
     .rst_i   (rst_i),
-    .push_i  (cmd_pop),
-    .data_i  ({c_off, cur_seq, c_tag, c_len, c_daddr, c_route, c_dst}),
+    .push_i  (pk_go),
+    .data_i  ({k_last, k_bytes, k_off, sl_seq_q[pk_sel], sl_tag_q[pk_sel], sl_len_q[pk_sel],
+               sl_daddr_q[pk_sel], sl_route_q[pk_sel], sl_dst_q[pk_sel]}),
     .pop_i   (desc_pop),
     .data_o  (desc_out),
     .empty_o (desc_empty),
@@ -200,6 +302,9 @@ module hx_nic_tx #(
   );
 
   // ---- segmenter -----------------------------------------------------------------------------
+  // Sends one packet per descriptor: its head, then ceil(bytes / B) body flits, the last a tail;
+  // the next descriptor is taken in the cycle the tail (or a header-only packet) goes, so packets
+  // follow each other with no gap.
   localparam logic [1:0] S_IDLE = 2'd0;
   localparam logic [1:0] S_HEAD = 2'd1;
   localparam logic [1:0] S_BODY = 2'd2;
@@ -207,18 +312,21 @@ module hx_nic_tx #(
   logic [1:0]     st_q;
   logic [15:0]    m_dst_q;
   logic [31:0]    m_route_q;
-  logic [31:0]    m_paddr_q;     // destination address of the next packet's first byte
+  logic [31:0]    m_paddr_q;     // destination address of the packet's first byte
   logic [31:0]    m_len_q;
   logic [15:0]    m_tag_q;
   logic [15:0]    m_seq_q;
   logic [OW-1:0]  m_off_q;       // source offset inside a word
-  logic [31:0]    m_left_q;      // message bytes not yet sent
-  logic [32:0]    m_avail_q;     // source-stream bytes not yet taken from the read buffer
+  logic           m_last_q;      // the message's last packet
+  logic [32:0]    m_avail_q;     // source-stream bytes of the packet not yet taken from the buffer
   logic           prev_ok_q;     // prev_q holds the source word the next body flit starts in
   logic [W-1:0]   prev_q;
-  logic [PKW-1:0] p_left_q;      // bytes of the current packet not yet sent
+  logic [PKW-1:0] p_bytes_q;     // the packet's payload bytes
+  logic [PKW-1:0] p_left_q;      // bytes of the packet not yet sent
   logic [VW-1:0]  p_vc_q;
 
+  logic           d_last;
+  logic [PKW-1:0] d_bytes;
   logic [OW-1:0]  d_off;
   logic [15:0]    d_seq;
   logic [15:0]    d_tag;
@@ -226,11 +334,10 @@ module hx_nic_tx #(
   logic [31:0]    d_daddr;
   logic [31:0]    d_route;
   logic [15:0]    d_dst;
-  assign {d_off, d_seq, d_tag, d_len, d_daddr, d_route, d_dst} = desc_out;
+  assign {d_last, d_bytes, d_off, d_seq, d_tag, d_len, d_daddr, d_route, d_dst} = desc_out;
 
-  // packet payload capacity: (flits - 1) * B bytes, flits clamped to 2..MAXP
+  // packet payload capacity: flits clamped to 2..MAXP
   logic [7:0]     pf;
-  logic [PKW-1:0] cap;
   assign pf  = (pkt_flits_i < 8'd2) ? 8'd2 : ((32'(pkt_flits_i) > MAXP) ? 8'(MAXP) : pkt_flits_i);
   assign cap = PKW'((32'(pf) - 1) * B);
 
@@ -246,28 +353,25 @@ module hx_nic_tx #(
   // what the segmenter does this cycle
   logic           txc_full;
   logic           txc_room;
-  logic [PKW-1:0] h_bytes;       // payload bytes of the packet whose head goes now
-  logic           h_last;        // ... and it is the message's last packet with no payload
+  logic           h_only;        // the packet is its head alone (a zero-length message)
   logic           send_head;
   logic [W-1:0]   h_data;
   logic           need_word;     // the body flit takes the next source word
   logic           b_ready;
   logic [PKW-1:0] b_n;
   logic           b_tail;
-  logic           b_last;        // last flit of the message
   logic           send_body;
   logic [W-1:0]   word;
   logic [W-1:0]   b_data;
-  logic           prime;         // take the first source word of an unaligned message
+  logic           prime;         // take the first source word of an unaligned packet
+  logic           pkt_end;       // the packet's last flit goes now
   logic           msg_done;
 
   always_comb begin
-    desc_pop  = (st_q == S_IDLE) && !desc_empty;
     txc_room  = !txc_full || txc_ready_i;
 
-    h_bytes   = (m_left_q > 32'(cap)) ? cap : PKW'(m_left_q);
-    h_last    = (m_left_q == '0);
-    send_head = (st_q == S_HEAD) && vc_any && (!h_last || txc_room);
+    h_only    = (p_bytes_q == '0);
+    send_head = (st_q == S_HEAD) && vc_any && (!(h_only && m_last_q) || txc_room);
     h_data = '0;
     h_data[HX_HDR_DST_LSB +: HX_HDR_DST_W]       = m_dst_q;
     h_data[HX_HDR_SRC_LSB +: HX_HDR_SRC_W]       = node_i;
@@ -276,15 +380,14 @@ module hx_nic_tx #(
     h_data[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W]       = m_seq_q;
     h_data[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W]     = m_len_q;
     h_data[HX_HDR_PADDR_LSB +: HX_HDR_PADDR_W]   = m_paddr_q;
-    h_data[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W] = h_bytes;
+    h_data[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W] = p_bytes_q;
     h_data[HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]     = rail_i;
 
     need_word = (m_avail_q != '0);
     b_ready   = ((m_off_q == '0) || prev_ok_q) && (!need_word || !rdb_empty);
     b_n       = (32'(p_left_q) > B) ? PKW'(B) : p_left_q;
     b_tail    = (32'(p_left_q) <= B);
-    b_last    = (m_left_q <= 32'(B));
-    send_body = (st_q == S_BODY) && has_credit[p_vc_q] && b_ready && (!b_last || txc_room);
+    send_body = (st_q == S_BODY) && has_credit[p_vc_q] && b_ready && (!(b_tail && m_last_q) || txc_room);
     word      = need_word ? rdb_out : '0;
     if (m_off_q == '0) begin
       b_data = word;
@@ -294,7 +397,9 @@ module hx_nic_tx #(
 
     prime    = (st_q != S_IDLE) && (m_off_q != '0) && !prev_ok_q && need_word && !rdb_empty;
     rdb_pop  = prime || (send_body && need_word);
-    msg_done = (send_head && h_last) || (send_body && b_tail && b_last);
+    pkt_end  = (send_head && h_only) || (send_body && b_tail);
+    msg_done = pkt_end && m_last_q;
+    desc_pop = !desc_empty && ((st_q == S_IDLE) || pkt_end);
   end
 
   always_ff @(posedge clk_i) begin
@@ -306,11 +411,11 @@ module hx_nic_tx #(
       m_tag_q   <= d_tag;
       m_seq_q   <= d_seq;
       m_off_q   <= d_off;
-    end else if (send_head) begin
-      m_paddr_q <= m_paddr_q + 32'(h_bytes);
+      m_last_q  <= d_last;
+      p_bytes_q <= d_bytes;
     end
     if (send_head) begin
-      p_left_q <= h_bytes;
+      p_left_q <= p_bytes_q;
       p_vc_q   <= vc_pick;
     end else if (send_body) begin
       p_left_q <= p_left_q - b_n;
@@ -321,22 +426,18 @@ module hx_nic_tx #(
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       st_q      <= S_IDLE;
-      m_left_q  <= '0;
       m_avail_q <= '0;
       prev_ok_q <= 1'b0;
     end else begin
       if (desc_pop) begin
         st_q      <= S_HEAD;
-        m_left_q  <= d_len;
-        m_avail_q <= (d_len == '0) ? '0 : 33'(d_len) + 33'(d_off);
+        m_avail_q <= (d_bytes == '0) ? '0 : 33'(d_bytes) + 33'(d_off);
         prev_ok_q <= 1'b0;
       end else begin
         if (rdb_pop) m_avail_q <= (m_avail_q > 33'(B)) ? m_avail_q - 33'(B) : '0;
         if (prime) prev_ok_q <= 1'b1;
-        if (send_body) m_left_q <= m_left_q - 32'(b_n);
-        if (msg_done) st_q <= S_IDLE;
+        if (pkt_end) st_q <= S_IDLE;
         else if (send_head) st_q <= S_BODY;
-        else if (send_body && b_tail) st_q <= S_HEAD;
       end
     end
   end
@@ -363,7 +464,7 @@ module hx_nic_tx #(
     .send_i         (send_head || send_body),
     .send_vc_i      (send_head ? vc_pick : p_vc_q),
     .send_head_i    (send_head),
-    .send_tail_i    (send_head ? h_last : b_tail),
+    .send_tail_i    (send_head ? h_only : b_tail),
     .send_data_i    (send_head ? h_data : b_data),
     .out_valid_o    (out_valid_o),
     .out_vc_o       (out_vc_o),
@@ -410,11 +511,13 @@ module hx_nic_tx #(
     end
   end
   assign error_o = err_q;
-  assign quiet_o = cmd_empty && (rq_left_q == '0) && !rq_valid_q && (32'(rd_cred_q) == RDQ)
-                 && rdb_empty && desc_empty && (st_q == S_IDLE) && !out_valid_o && txc_empty;
+  assign quiet_o = cmd_empty && (sl_valid_q == '0) && (rq_left_q == '0) && !rq_valid_q
+                 && (32'(rd_cred_q) == RDQ) && rdb_empty && desc_empty && (st_q == S_IDLE)
+                 && !out_valid_o && txc_empty;
 
   logic unused_tx;
-  assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle};
+  assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle,
+                       pk_grant};
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
   // Queues, the injection VC's credits and ownership check themselves (hx_fifo, hx_output_unit);

@@ -63,10 +63,14 @@ class RemoteMachine::Collector final : public HostEvents {
 
   void tx_done(int rail, const sysc::TxCompletion& t) override {
     ++n_.counters[rail].tx;
+    // The NIC completes puts in the order they finish (its packets of several messages alternate):
+    // the oldest posted put with this destination and tag.
     auto& q = n_.posted[rail];
-    if (q.empty()) return;   // cannot happen: every put the NIC sends was posted here
-    const PostedPut p = q.front();
-    q.pop_front();
+    auto it = std::find_if(q.begin(), q.end(),
+                           [&](const PostedPut& p) { return p.peer == t.dst && p.tag == t.tag; });
+    if (it == q.end()) return;   // cannot happen: every put the NIC sends was posted here
+    const PostedPut p = *it;
+    q.erase(it);
     if (!c_ || p.generation != n_.generation) return;
     c_->pending.erase(p.op);
     Event e;
@@ -348,7 +352,7 @@ json RemoteMachine::node_request(Client& c, const RequestSpec& spec, const json&
     const std::uint64_t op = new_op();
     n.engine->put(rail, static_cast<int>(peer), static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst),
                   static_cast<std::uint32_t>(len), static_cast<std::uint16_t>(tag));
-    n.posted[rail].push_back({n.generation, op});
+    n.posted[rail].push_back({n.generation, op, static_cast<std::uint16_t>(peer), static_cast<std::uint16_t>(tag)});
     ++n.counters[rail].puts;
     json r = ok();
     r["op"] = op;

@@ -92,6 +92,8 @@ class RemoteMachine {
   struct PostedPut {
     std::uint64_t generation;
     std::uint64_t op;
+    std::uint16_t peer;
+    std::uint16_t tag;
   };
   struct RailCounters {
     std::uint64_t puts = 0, tx = 0, rx = 0, rx_bytes = 0, jobs = 0;

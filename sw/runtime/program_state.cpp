@@ -169,15 +169,24 @@ void ProgramState::tx_completed(int rail, const sysc::TxCompletion& t, std::uint
     error("TX completion on rail " + std::to_string(rail) + ", which the node does not have");
     return;
   }
+  // The NIC completes puts in the order they finish (rtl/nic/hx_nic_tx.sv interleaves the packets
+  // of several messages), so the put is one of the oldest few still waiting: the first with this
+  // destination and tag (tags are unique per rail and peer among puts in flight).
   auto& q = tx_wait_[rail];
-  if (tx_head_[rail] >= q.size()) {
-    error("TX completion (tag " + std::to_string(t.tag) + ") for no posted put on rail " + std::to_string(rail));
+  std::size_t& head = tx_head_[rail];
+  std::size_t i = head;
+  for (; i < q.size(); ++i) {
+    if (!running(static_cast<std::size_t>(q[i]))) continue;
+    const Op op = prog_.op(q[i]);
+    if (op.tag == t.tag && op.peer == t.dst) break;
+  }
+  if (i == q.size()) {
+    error("TX completion (destination " + std::to_string(t.dst) + ", tag " + std::to_string(t.tag) +
+          ") for no posted put on rail " + std::to_string(rail));
     return;
   }
-  const int id = q[tx_head_[rail]++];
-  const Op op = prog_.op(id);
-  if (op.tag != t.tag || op.peer != t.dst) error("TX completion out of order on rail " + std::to_string(rail));
-  finish(id, now);
+  finish(q[i], now);
+  while (head < q.size() && !running(static_cast<std::size_t>(q[head]))) ++head;
 }
 
 void ProgramState::rx_arrived(int rail, const sysc::RxCompletion& c, std::uint64_t now) {

@@ -86,7 +86,7 @@ class ProgramState {
   std::vector<int> dependents_scratch_;     // finish()'s list of an op's dependents
   std::vector<int> ready_;
   int finished_ = 0;
-  std::vector<std::vector<int>> tx_wait_;   // per rail: puts posted, awaiting TX completion in order
+  std::vector<std::vector<int>> tx_wait_;   // per rail: puts in posted order; head_ = oldest unfinished
   std::vector<std::size_t> tx_head_;
   // Every stored recv op of the program by (rail, peer, tag), sorted by key then op id (12 bytes per
   // recv, built at load): an arrival finishes the first of its key's recvs that is running

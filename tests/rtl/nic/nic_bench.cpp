@@ -13,14 +13,34 @@ PutCost put_cost(std::uint32_t src, std::uint32_t dst, std::uint32_t len, int pk
     c.flits = 1;
     return c;
   }
-  c.reads = static_cast<int>((src % b + static_cast<std::uint64_t>(len) + b - 1) / b);
   for (std::uint64_t off = 0; off < len; off += cap) {
     const std::uint64_t pb = std::min<std::uint64_t>(cap, len - off);
     c.packets += 1;
+    // Each packet reads the source words covering its bytes; packets carry whole words, so every
+    // packet sits at the source's offset and an unaligned source re-reads the word two share.
+    c.reads += static_cast<int>((src % b + pb + b - 1) / b);
     c.flits += 1 + static_cast<int>((pb + b - 1) / b);
     c.writes += static_cast<int>(((dst + off) % b + pb + b - 1) / b);
   }
   return c;
+}
+
+bool NicNode::tx_completed_each_once() const {
+  if (txcs.size() != posted.size()) return false;
+  auto key = [](std::uint16_t dst, std::uint16_t tag) { return std::uint32_t{dst} << 16 | tag; };
+  std::vector<std::uint32_t> want, got;
+  for (const auto& p : posted) want.push_back(key(p.cmd.dst, p.cmd.tag));
+  for (const auto& t : txcs) got.push_back(key(t.c.dst, t.c.tag));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  return want == got;
+}
+
+std::uint64_t NicNode::tx_completion_cycle(std::uint16_t dst, std::uint16_t tag) const {
+  for (const auto& t : txcs) {
+    if (t.c.dst == dst && t.c.tag == tag) return t.cycle;
+  }
+  return UINT64_MAX;
 }
 
 std::uint8_t pattern(std::uint32_t seed, std::uint32_t addr) {

@@ -101,6 +101,10 @@ class NicNode {
   std::uint64_t busy_cycles = 0;       // cycles in which idle() was low
 
   void step(std::uint64_t now);
+  // Every posted put has exactly one TX completion (destination and tag), whatever their order.
+  bool tx_completed_each_once() const;
+  // The cycle of the TX completion of the put to `dst` with `tag` (UINT64_MAX: none).
+  std::uint64_t tx_completion_cycle(std::uint16_t dst, std::uint16_t tag) const;
 
  private:
   NicSetup setup_;
@@ -115,6 +119,10 @@ class Pipe {
   Pipe(Link& in, Link& out) : in_(in), out_(out) {}
   std::function<bool(std::uint64_t)> hold = [](std::uint64_t) { return false; };
   void step(std::uint64_t now);
+  // Every posted put has exactly one TX completion (destination and tag), whatever their order.
+  bool tx_completed_each_once() const;
+  // The cycle of the TX completion of the put to `dst` with `tag` (UINT64_MAX: none).
+  std::uint64_t tx_completion_cycle(std::uint16_t dst, std::uint16_t tag) const;
   std::size_t held() const { return credits_.size(); }
 
  private:
@@ -130,6 +138,10 @@ class Reorderer {
  public:
   Reorderer(Link& in, Link& out, int vcs, int out_credits);
   void step(std::uint64_t now);
+  // Every posted put has exactly one TX completion (destination and tag), whatever their order.
+  bool tx_completed_each_once() const;
+  // The cycle of the TX completion of the put to `dst` with `tag` (UINT64_MAX: none).
+  std::uint64_t tx_completion_cycle(std::uint16_t dst, std::uint16_t tag) const;
   const std::vector<std::vector<Flit>>& packets() const { return packets_; }
   void release(const std::vector<int>& order);
   bool done() const { return queue_.empty() && lane_[0].empty() && lane_[1].empty(); }
@@ -153,6 +165,10 @@ class Crossbar {
   Crossbar(int ports, int vcs, int depth, int out_credits, std::uint32_t seed);
   void connect(int port, Link* from_nic, Link* to_nic);
   void step(std::uint64_t now);
+  // Every posted put has exactly one TX completion (destination and tag), whatever their order.
+  bool tx_completed_each_once() const;
+  // The cycle of the TX completion of the put to `dst` with `tag` (UINT64_MAX: none).
+  std::uint64_t tx_completion_cycle(std::uint16_t dst, std::uint16_t tag) const;
   const std::vector<std::string>& errors() const { return errors_; }
   std::uint64_t flits() const { return flits_; }
   bool empty() const;

@@ -4,13 +4,14 @@
 //   - zero-load latency of small puts.
 // Pipeline (aligned source and destination, credits and memory always ready; M = host-memory read
 // latency, L = link latency as in sysc::Link):
-//   command accepted in cycle c; first DMA read accepted in c+3; first head on the link in c+4;
-//   first body flit on the link in c+5+M, then one flit per cycle (a head between packets);
+//   command accepted in cycle c; it enters a message slot in c+1, its first packet is cut in
+//   c+2; first DMA read accepted in c+4; first head on the link in c+5;
+//   first body flit on the link in c+6+M, then one flit per cycle (a head between packets);
 //   the remote host sees the message complete 4+L cycles after the last body flit left the
 //   source's output register (buffer, drain, DMA write queue, write accepted, landing record in
 //   the landing queue, popped by the host, which completes the message in the same cycle).
 // So for F body flits in P packets: first read -> remote completion = M + L + F + P + 3 cycles,
-// command -> remote completion = M + L + F + P + 6.
+// command -> remote completion = M + L + F + P + 7.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -83,7 +84,7 @@ TEST(NicPerf, FirstDmaReadToRemoteCompletionOf4KiBPut) {
     const std::uint64_t t = m.rxc - m.first_read;
     EXPECT_EQ(t, static_cast<std::uint64_t>(mem_lat + link_lat + body + c.packets + 3))
         << "M " << mem_lat << " L " << link_lat;
-    EXPECT_EQ(m.first_read - m.posted, 3u);
+    EXPECT_EQ(m.first_read - m.posted, 4u);
     std::cout << "[ perf     ] 4 KiB put, read latency " << mem_lat << ", link latency "
               << link_lat << ": first DMA read -> remote completion " << t << " cycles ("
               << m.rxc - m.posted << " from the command)\n";
@@ -97,7 +98,7 @@ TEST(NicPerf, ZeroLoadLatencyOfSmallPuts) {
       const Measured m = one_put(len, mem_lat, link_lat);
       const PutCost c = put_cost(0, kDst, len, 16);
       EXPECT_EQ(m.rxc - m.posted,
-                static_cast<std::uint64_t>(mem_lat + link_lat + (c.flits - c.packets) + c.packets + 6))
+                static_cast<std::uint64_t>(mem_lat + link_lat + (c.flits - c.packets) + c.packets + 7))
           << "len " << len << " M " << mem_lat << " L " << link_lat;
     }
   }

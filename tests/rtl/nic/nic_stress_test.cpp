@@ -122,12 +122,9 @@ TEST_P(NicStress, FourNicsRandomPutsThroughCrossbar) {
     EXPECT_EQ(n.heads_sent, static_cast<std::uint64_t>(expect_tx[d].packets)) << d;
     EXPECT_EQ(n.mem().reads(), static_cast<std::uint64_t>(expect_tx[d].reads)) << d;
     EXPECT_EQ(n.mem().writes(), expect_writes[d]) << d;
-    // TX completions in posted order.
+    // TX completions: every posted put exactly once (in the order messages finish).
     ASSERT_EQ(n.txcs.size(), n.posted.size());
-    for (std::size_t k = 0; k < n.posted.size(); ++k) {
-      EXPECT_EQ(n.txcs[k].c.tag, n.posted[k].cmd.tag);
-      EXPECT_EQ(n.txcs[k].c.dst, n.posted[k].cmd.dst);
-    }
+    EXPECT_TRUE(n.tx_completed_each_once());
     // RX completions: per source exactly the posted sequence.
     for (int s = 0; s < kNodes; ++s) {
       const auto& sent = w.puts(s, d);
@@ -160,7 +157,9 @@ TEST_P(NicStress, FourNicsRandomPutsThroughCrossbar) {
       if (ms == max_seq.end() || seq > ms->second) max_seq[src] = seq;
     }
   }
-  EXPECT_GT(packet_inversions, 100u);
+  // (The sending NIC interleaves the packets of up to 4 messages, which spaces a message's packets
+  // apart, so fewer of them overtake each other than messages do.)
+  EXPECT_GT(packet_inversions, 20u);
   EXPECT_GT(message_overtakes, 100u);
   std::cout << "[ stress   ] V=" << vcs << ": " << puts << " puts, " << bytes << " bytes, "
             << xbar.flits() << " flits through the crossbar in " << w.now << " cycles; "
