@@ -22,7 +22,7 @@ module hx_nic #(
   parameter int CQ    = 16,      // depth of each completion queue
   parameter int NODES = 4096,    // largest node count: per-destination sequence table (TX)
   parameter int RDQ   = 32,      // most DMA read words requested or buffered
-  parameter int TXM   = 4,       // messages in transmission at once (their packets alternate)
+  parameter int TXM   = 16,      // messages in transmission at once (their packets alternate)
   parameter int VW    = (V > 1) ? $clog2(V) : 1
 ) (
   input  logic            clk_i,

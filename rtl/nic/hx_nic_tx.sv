@@ -349,6 +349,7 @@ module hx_nic_tx #(
   logic           vc_any;
   logic           out_err;
   logic           out_idle;
+  logic [V*8-1:0] unused_credits;   // the VC pick needs only which VCs have a credit
 
   // what the segmenter does this cycle
   logic           txc_full;
@@ -461,6 +462,7 @@ module hx_nic_tx #(
     .credit_vc_i    (out_credit_vc_i),
     .free_o         (vc_free),
     .has_credit_o   (has_credit),
+    .credits_o      (unused_credits),
     .send_i         (send_head || send_body),
     .send_vc_i      (send_head ? vc_pick : p_vc_q),
     .send_head_i    (send_head),
@@ -517,7 +519,7 @@ module hx_nic_tx #(
 
   logic unused_tx;
   assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle,
-                       pk_grant};
+                       pk_grant, unused_credits};
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
   // Queues, the injection VC's credits and ownership check themselves (hx_fifo, hx_output_unit);

@@ -6,11 +6,22 @@
 // Other mode values route like mode 0.
 // A router has NL local ports (one per NIC rail); a packet leaves through the local port of the
 // rail its head names (hx_flit.svh HX_HDR_RAIL), the first one when that rail does not exist.
+//
+// adaptive_i (HammingMesh mode): where hx_route_hxmesh offers a second minimal port, the head takes
+// the one with more free credits (downstream buffer slots) summed over the VCs of the class it
+// would use there (credits_i, from registers). A tie keeps the X-first port: balanced traffic then
+// stays on the deterministic routes (measured on hx2mesh-64 bit-complement: alternating on ties
+// cost a quarter of its saturation throughput), and only congestion diverts packets.
 module hx_route_board #(
   parameter int CLW = 2,
-  parameter int NL  = 1
+  parameter int NL  = 1,
+  parameter int V   = 2,
+  parameter int P   = 4 + NL
 ) (
-  input  logic [1:0]     mode_i,
+  input  logic             adaptive_i,
+  input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
+  input  logic [4*V-1:0]   class_vcs_i,// VCs of each class
+  input  logic [1:0]       mode_i,
   input  logic [31:0]    pos_i,      // coordinate word (hx_flit.svh): {lc, lr, gc, gr}, 8 bits each
   input  logic [31:0]    dims_i,     // coordinate word of the sizes: {b, a, y, x}
   input  logic [31:0]    dst_i,      // routing field of the head flit: {dlc, dlr, dgc, dgr}
@@ -27,8 +38,9 @@ module hx_route_board #(
   assign {b, a, y, x} = dims_i;
   assign {dlc, dlr, dgc, dgr} = dst_i;
 
-  logic [2:0]     hm_port, to_port;
-  logic [CLW-1:0] hm_class, to_class;
+  logic [2:0]     hm_port, to_port, alt_port;
+  logic [CLW-1:0] hm_class, to_class, alt_class;
+  logic           alt_valid;
 
   hx_route_hxmesh #(.CW(8), .CLW(CLW)) u_hxmesh (
     .my_gr_i      (gr),
@@ -45,8 +57,31 @@ module hx_route_board #(
     .dst_lc_i     (dlc),
     .in_class_i   (in_class_i),
     .port_o       (hm_port),
-    .class_o      (hm_class)
+    .class_o      (hm_class),
+    .alt_valid_o  (alt_valid),
+    .alt_port_o   (alt_port),
+    .alt_class_o  (alt_class)
   );
+
+  // ---- adaptive choice between the X-first and the Y-first port ---------------------------------
+  logic [11:0] pri_score, alt_score;
+  logic        take_alt;
+  logic [1:0] pri_mesh, alt_mesh;   // both are mesh ports (0..3) whenever alt_valid is high
+  assign pri_mesh = hm_port[1:0];
+  assign alt_mesh = alt_port[1:0];
+  always_comb begin
+    pri_score = '0;
+    alt_score = '0;
+    for (int v = 0; v < V; v++) begin
+      if (class_vcs_i[32'(hm_class)*V + v]) begin
+        pri_score = pri_score + 12'(credits_i[(32'(pri_mesh)*V + v)*8 +: 8]);
+      end
+      if (class_vcs_i[32'(alt_class)*V + v]) begin
+        alt_score = alt_score + 12'(credits_i[(32'(alt_mesh)*V + v)*8 +: 8]);
+      end
+    end
+    take_alt = adaptive_i && (mode_i != 2'd1) && alt_valid && (alt_score > pri_score);
+  end
 
   hx_route_torus #(.CW(8), .CLW(CLW)) u_torus (
     .my_gr_i      (gr),
@@ -73,6 +108,9 @@ module hx_route_board #(
     if (mode_i == 2'd1) begin
       port    = to_port;
       class_o = to_class;
+    end else if (take_alt) begin
+      port    = alt_port;
+      class_o = alt_class;
     end else begin
       port    = hm_port;
       class_o = hm_class;

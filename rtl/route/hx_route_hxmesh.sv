@@ -12,6 +12,14 @@
 // VC classes: a packet starts in class 0 and moves up one class on the link that enters a tree, so
 // a packet crosses at most two trees and needs three classes; within a class, XY on boards and
 // up/down in trees keep the channel dependency graph acyclic.
+//
+// Minimal adaptive routing (docs/adaptive-routing.md): port_o/class_o above are the X-first
+// (deterministic) choice. When both dimensions still have work, alt_valid_o offers the Y-first
+// choice (alt_port_o/alt_class_o) -- toward the column tree or along the board's column -- unless
+// it is an on-board move to the north (north-last: a packet that moved north on a board may not turn
+// east or west in the same class). Either order is minimal and uses at most one tree per dimension,
+// so three classes still suffice; within a class the board links follow the north-last turn model
+// and every tree link is entered from a lower class, which keeps each class acyclic.
 module hx_route_hxmesh #(
   parameter int CW  = 8,
   parameter int CLW = 2
@@ -30,7 +38,10 @@ module hx_route_hxmesh #(
   input  logic [CW-1:0]  dst_lc_i,
   input  logic [CLW-1:0] in_class_i,
   output logic [2:0]     port_o,
-  output logic [CLW-1:0] class_o
+  output logic [CLW-1:0] class_o,
+  output logic           alt_valid_o,  // the Y-first port below is also minimal and allowed
+  output logic [2:0]     alt_port_o,
+  output logic [CLW-1:0] alt_class_o
 );
   `include "hx_flit.svh"
 
@@ -88,5 +99,24 @@ module hx_route_hxmesh #(
     end
     port_o  = port;
     class_o = enters_tree ? in_class_i + CLW'(1) : in_class_i;
+  end
+
+  // ---- the Y-first alternative ------------------------------------------------------------------
+  logic       x_work, y_work;   // the dimension still has moves (on the board or through its tree)
+  logic [2:0] y_port;
+  logic       y_enters_tree;
+  always_comb begin
+    x_work = x_tree || (dst_lc_i != my_lc_i);
+    y_work = y_tree || (dst_lr_i != my_lr_i);
+    if (y_tree) begin
+      y_port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      y_enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
+    end else begin
+      y_port = (dst_lr_i < my_lr_i) ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      y_enters_tree = 1'b0;
+    end
+    alt_valid_o = x_work && y_work && !(y_port == 3'(HX_PORT_N) && !y_enters_tree);
+    alt_port_o  = y_port;
+    alt_class_o = y_enters_tree ? in_class_i + CLW'(1) : in_class_i;
   end
 endmodule

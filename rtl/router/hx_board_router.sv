@@ -18,6 +18,7 @@ module hx_board_router #(
   input  logic            rst_i,
   // where this router is and how it routes
   input  logic [1:0]      mode_i,        // 0 HammingMesh / mesh, 1 torus
+  input  logic            adaptive_i,    // HammingMesh: minimal adaptive (docs/adaptive-routing.md)
   input  logic [31:0]     pos_i,         // coordinate word (hx_flit.svh): {lc, lr, gc, gr}
   input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x}
   input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
@@ -50,13 +51,19 @@ module hx_board_router #(
 
   logic [P*3-1:0] rt_port;
   logic [P*2-1:0] rt_class;
+  // Credits per output VC: what the adaptive choice weighs. (Free-with-credit VCs: unused here.)
+  logic [P*V*8-1:0] credits;
+  logic [P*V-1:0]   unused_ready_vcs;
 
   for (genvar p = 0; p < P; p++) begin : gen_rc
     logic [1:0] in_class;
     logic [2:0] in_port;
     assign in_port = 3'(p);
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
-    hx_route_board #(.CLW(2), .NL(NL)) u_rc (
+    hx_route_board #(.CLW(2), .NL(NL), .V(V), .P(P)) u_rc (
+      .adaptive_i  (adaptive_i),
+      .credits_i   (credits),
+      .class_vcs_i (class_vcs_i),
       .mode_i     (mode_i),
       .pos_i      (pos_i),
       .dims_i     (dims_i),
@@ -69,8 +76,6 @@ module hx_board_router #(
     );
   end
 
-  // Dimension-order routing is oblivious: it has no use for the outputs' credit state.
-  logic [P*V-1:0] unused_ready_vcs;
 
   hx_router_core #(.P(P), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(3), .VW(VW), .CLW(2)) u_core (
     .clk_i              (clk_i),
@@ -95,6 +100,7 @@ module hx_board_router #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .out_ready_vcs_o    (unused_ready_vcs),
+    .out_credits_o      (credits),
     .stall_credit_o     (stall_credit_o),
     .stall_sa_o         (stall_sa_o),
     .idle_o             (idle_o),

@@ -19,6 +19,7 @@ module hx_output_unit #(
   // state toward the allocators
   output logic [V-1:0]  free_o,        // VC not owned by a packet
   output logic [V-1:0]  has_credit_o,  // VC has room downstream now
+  output logic [V*8-1:0] credits_o,    // credits per VC (free slots downstream), from registers
   // the flit the crossbar sends this cycle
   input  logic          send_i,
   input  logic [VW-1:0] send_vc_i,
@@ -60,9 +61,7 @@ module hx_output_unit #(
       .full_o  (cnt_full[v]),
       .err_o   (cnt_err[v])
     );
-    // The count itself is only needed by the counter's own checks.
-    logic unused_count;
-    assign unused_count = ^count;
+    assign credits_o[v*8 +: 8] = 8'(count);
   end
 
   always_ff @(posedge clk_i) begin

@@ -60,6 +60,9 @@ module hx_router_core #(
   // output VCs that are free and have a credit (for adaptive route computers inside the same block;
   // derived from registers only)
   output logic [P*V-1:0]     out_ready_vcs_o,
+  // credits per output VC (free slots downstream, 8 bits each; from registers): what an adaptive
+  // route computer weighs
+  output logic [P*V*8-1:0]   out_credits_o,
   // per input port, registered one cycle late, for statistics: a flit waited but no VC of the port
   // could move for want of a credit or a free output VC; or the port asked and lost switch
   // allocation to another input
@@ -249,6 +252,7 @@ module hx_router_core #(
       .credit_vc_i    (out_credit_vc_i[o*VW +: VW]),
       .free_o         (out_free[o]),
       .has_credit_o   (out_credit[o]),
+      .credits_o      (out_credits_o[o*V*8 +: V*8]),
       .send_i         (out_valid[o]),
       .send_vc_i      (send_vc[o*VW +: VW]),
       .send_head_i    (send_head[o]),

@@ -52,6 +52,8 @@ module hx_switch #(
   logic [K*PW-1:0] rt_port;
   logic [K*2-1:0]  rt_class;
   logic [K*V-1:0]  ready_vcs;
+  // The tree route computers weigh free output VCs (hx_route_tree), not credit counts.
+  logic [K*V*8-1:0] unused_credits;
 
   for (genvar p = 0; p < K; p++) begin : gen_rc
     logic [1:0] in_class;
@@ -101,6 +103,7 @@ module hx_switch #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .out_ready_vcs_o    (ready_vcs),
+    .out_credits_o      (unused_credits),
     .stall_credit_o     (stall_credit_o),
     .stall_sa_o         (stall_sa_o),
     .idle_o             (idle_o),

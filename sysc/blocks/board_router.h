@@ -18,6 +18,7 @@ enum class RouteMode : int { kHammingMesh = 0, kTorus = 1 };
 // Everything the RTL takes as inputs held constant after reset (one model serves every router).
 struct RouterSetup {
   RouteMode mode = RouteMode::kHammingMesh;
+  bool adaptive = false;              // HammingMesh: minimal adaptive (docs/adaptive-routing.md)
   int grid_row = 0, grid_col = 0;     // board position in the grid
   int local_row = 0, local_col = 0;   // position inside the board
   int grid_rows = 1, grid_cols = 1;   // x, y

@@ -22,6 +22,7 @@ class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
   void reset(const RouterSetup& s) override {
     M& m = *this->m_;
     m.mode_i = static_cast<std::uint8_t>(s.mode);
+    m.adaptive_i = s.adaptive ? 1 : 0;
     m.pos_i = pack_coord({s.grid_row, s.grid_col, s.local_row, s.local_col});
     m.dims_i = pack_dims(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
     apply_vc_plan(m, s.vc, this->vcs_);

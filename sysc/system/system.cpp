@@ -167,6 +167,7 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
 int System::add_router(const NodeCoord& c, int node) {
   RouterSetup s;
   s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
+  s.adaptive = cfg_.adaptive;
   s.grid_row = c.grid_row;
   s.grid_col = c.grid_col;
   s.local_row = c.local_row;

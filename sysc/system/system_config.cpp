@@ -257,11 +257,18 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.up_hash = get_choice(sw, "switch", "up_select", {"adaptive", "hash"}, "adaptive") == "hash";
 
   const json& rt = section(root, "router");
-  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth"});
+  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth", "routing"});
   c.vcs_per_class = get_int(rt, "router", "vcs_per_class", 1, 8, 2);
   c.vc_policy = get_choice(rt, "router", "vc_policy", {"dynamic", "lane"}, "dynamic") == "lane"
                     ? VcPolicy::kLane
                     : VcPolicy::kDynamic;
+  c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
+               "adaptive";
+  if (c.adaptive && c.topology == Topology::kTorus) {
+    throw std::invalid_argument(
+        "router.routing: \"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\"); "
+        "the torus routes deterministically (allowed for torus: \"deterministic\")");
+  }
 
   int slots = 0;
   std::set<int> vcs_built;
@@ -321,6 +328,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                             {"up_select", c.up_hash ? "hash" : "adaptive"}}},
                 {"router", {{"vcs_per_class", c.vcs_per_class},
                             {"vc_policy", vc_policy_name(c.vc_policy)},
+                            {"routing", c.adaptive ? "adaptive" : "deterministic"},
                             {"buffer_depth", c.board_depth}}},
                 {"links", {{"board_latency", c.board_latency}, {"cable_latency", c.cable_latency},
                            {"terminal_latency", c.terminal_latency},

@@ -37,6 +37,9 @@ struct SystemConfig {
   // VCs and buffers
   int vcs_per_class = 2;
   VcPolicy vc_policy = VcPolicy::kDynamic;
+  // Board routers of a HammingMesh (and mesh, HyperX): minimal adaptive between the X-first and
+  // Y-first port, north-last (docs/adaptive-routing.md); the torus routes deterministically.
+  bool adaptive = false;
   int board_depth = 8;                // flits per VC at inputs fed by on-board traces / NICs
   int cable_depth = 32;               // flits per VC at inputs fed by cables
   int flit_bits = 256;
