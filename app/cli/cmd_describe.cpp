@@ -37,7 +37,7 @@ void add_describe(CLI::App& app, Action& action) {
       auto d = tb::describe_system(ts.sys(), &mem);
       bool deadlock_free = true;
       if (o->check_deadlock) {
-        const auto report = sysc::check_deadlock(ts.sys());
+        const auto report = sysc::check_deadlock(ts.sys(), {}, 0);   // every core
         tb::add_deadlock_check(ts.sys(), report, d);
         deadlock_free = report.ok && report.acyclic;
       }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <memory>
+#include <thread>
 
 #include "sysc/fabric/router_ports.h"
 
@@ -25,28 +27,62 @@ std::array<int, kClassSlots> pool_classes(const VcPlan& vc) {
   return pool;
 }
 
-// Follows every head bound for each destination and records the dependencies they create.
+// The network's wiring in flat arrays, read once: what a routing step needs next (where a port's link
+// goes) in one cache line rather than through the Network's per-block records.
+struct Wiring {
+  explicit Wiring(const Network& net) {
+    for (int b = 0; b < net.blocks(); ++b) max_ports = std::max(max_ports, net.block(b).ports());
+    out_link.assign(static_cast<std::size_t>(net.blocks()) * max_ports, -1);
+    for (int b = 0; b < net.blocks(); ++b) {
+      for (int p = 0; p < net.block(b).ports(); ++p) out_link[b * max_ports + p] = net.link_out({b, p});
+    }
+    for (int l = 0; l < net.links(); ++l) {
+      const auto& info = net.link_info(l);
+      to.push_back(info.to);
+      ejects.push_back(info.cls == LinkClass::kTerminal ? 1 : 0);
+    }
+  }
+  int link_out(int block, int port) const {
+    return port >= 0 && port < max_ports ? out_link[static_cast<std::size_t>(block) * max_ports + port] : -1;
+  }
+  int max_ports = 1;
+  std::vector<int> out_link;   // [block * max_ports + port]: directed link out, -1 if none
+  std::vector<PortRef> to;     // [link]: block and port it enters
+  std::vector<char> ejects;    // [link]: a terminal link (router/switch to NIC, or NIC to router)
+};
+
+// Follows every head bound for a share of the destinations (dst = first, first + stride, ...) and
+// records the dependencies they create. Several builders may run at once, one per thread.
 class GraphBuilder {
  public:
-  GraphBuilder(const System& sys, const RouteChoices& route, DeadlockReport& out)
-      : sys_(sys), net_(sys.net()), route_(route), out_(out), pool_(pool_classes(sys.vc_plan())) {
-    const int links = net_.links();
-    out_.successors.assign(static_cast<std::size_t>(links) * kClassSlots, {});
-    stamp_.assign(out_.successors.size(), -1);
+  GraphBuilder(const System& sys, const Wiring& wiring, const RouteChoices& route)
+      : sys_(sys), net_(sys.net()), wiring_(wiring), route_(route),
+        pool_(pool_classes(sys.vc_plan())), words_((wiring.max_ports * kClassSlots + 63) / 64) {
+    const std::size_t slots = static_cast<std::size_t>(net_.links()) * kClassSlots;
+    deps_.assign(slots * static_cast<std::size_t>(words_), 0);
+    stamp_.assign(slots, -1);
   }
 
-  bool build() {
-    for (int dst = 0; dst < sys_.nodes(); ++dst) {
-      if (!follow(dst)) return false;
+  // False at the first destination whose routes are not well formed (error(), error_dst()).
+  bool build(int first, int stride) {
+    for (int dst = first; dst < sys_.nodes(); dst += stride) {
+      if (!follow(dst)) {
+        error_dst_ = dst;
+        return false;
+      }
     }
     return true;
   }
   // Whether any route reached channel `id`.
   bool held(std::size_t id) const { return stamp_[id] >= 0; }
+  // Channel `id`'s dependencies as a bit set of (output port * 4 + class) of the block it enters.
+  const std::uint64_t* deps(std::size_t id) const { return &deps_[id * static_cast<std::size_t>(words_)]; }
+  const std::string& error() const { return error_; }
+  int error_dst() const { return error_dst_; }
 
  private:
   bool fail(const std::string& what) {
-    out_.error = what;
+    error_ = what;
     return false;
   }
 
@@ -67,7 +103,7 @@ class GraphBuilder {
     while (!pending_.empty()) {
       const int ch = pending_.back();
       pending_.pop_back();
-      const auto& to = net_.link_info(ch / kClassSlots).to;
+      const PortRef to = wiring_.to[ch / kClassSlots];
       q.block = to.block;
       q.in_port = to.port;
       q.in_class = ch % kClassSlots;
@@ -81,16 +117,16 @@ class GraphBuilder {
     choices_.clear();
     route_(q, choices_);
     for (const RouteDecision& r : choices_) {
-      const int link = net_.link_out({q.block, r.port});
+      const int link = wiring_.link_out(q.block, r.port);
       if (link < 0) {
         return fail("a route to node " + std::to_string(q.dst) + " leaves " +
                     net_.block_name(q.block) + " through unconnected port " + std::to_string(r.port));
       }
-      const auto& info = net_.link_info(link);
-      if (info.cls == LinkClass::kTerminal) {
-        if (sys_.node_of_block(info.to.block) != q.dst) {
+      if (wiring_.ejects[link]) {
+        const int nic = wiring_.to[link].block;
+        if (sys_.node_of_block(nic) != q.dst) {
           return fail("a route to node " + std::to_string(q.dst) + " ejects at " +
-                      net_.block_name(info.to.block));
+                      net_.block_name(nic));
         }
         continue;
       }
@@ -102,8 +138,9 @@ class GraphBuilder {
       }
       const int ch = channel_id(link, cls);
       if (from >= 0) {
-        auto& succ = out_.successors[from];
-        if (std::find(succ.begin(), succ.end(), ch) == succ.end()) succ.push_back(ch);
+        const int bit = r.port * kClassSlots + cls;
+        deps_[static_cast<std::size_t>(from) * static_cast<std::size_t>(words_) + (bit >> 6)] |=
+            std::uint64_t{1} << (bit & 63);
       }
       if (stamp_[ch] != q.dst) {
         stamp_[ch] = q.dst;
@@ -115,9 +152,15 @@ class GraphBuilder {
 
   const System& sys_;
   const Network& net_;
+  const Wiring& wiring_;
   const RouteChoices& route_;
-  DeadlockReport& out_;
   const std::array<int, kClassSlots> pool_;
+  // Per channel, a bit per (output port, class) of the block it enters: an edge costs one OR in a
+  // flat array, not a search of a list.
+  const int words_;
+  std::vector<std::uint64_t> deps_;
+  std::string error_;
+  int error_dst_ = -1;
   std::vector<int> stamp_;     // per channel: the last destination that reached it
   std::vector<int> pending_;   // channels reached for the current destination, not yet expanded
   std::vector<RouteDecision> choices_;
@@ -173,9 +216,11 @@ std::string port_label(const System& sys, const PortRef& p) {
 }  // namespace
 
 RouteChoices system_routing(const System& sys) {
-  return [&sys](const RouteQuery& q, std::vector<RouteDecision>& out) {
-    const Network& net = sys.net();
-    const int ports = net.block(q.block).ports();
+  // Ports per block, read once (a virtual call on the block otherwise, once per routing step).
+  std::vector<int> ports_of(sys.net().blocks());
+  for (int b = 0; b < sys.net().blocks(); ++b) ports_of[b] = sys.net().block(b).ports();
+  return [&sys, ports_of = std::move(ports_of)](const RouteQuery& q, std::vector<RouteDecision>& out) {
+    const int ports = ports_of[q.block];
     if (sys.block_kind(q.block) == System::BlockKind::kRouter) {
       out.push_back(route_board(sys.router_setup(q.block), q.in_port, q.in_class, q.dst_route, 0,
                                 ports - kMeshPorts));
@@ -200,17 +245,62 @@ bool DeadlockReport::depends(const Channel& from, const Channel& to) const {
   return std::find(s.begin(), s.end(), b) != s.end();
 }
 
-DeadlockReport check_deadlock(const System& sys, const RouteChoices& route) {
+DeadlockReport check_deadlock(const System& sys, const RouteChoices& route, int threads) {
   const auto start = std::chrono::steady_clock::now();
   DeadlockReport r;
   const RouteChoices own = route ? RouteChoices{} : system_routing(sys);
-  GraphBuilder builder(sys, route ? route : own, r);
-  r.ok = builder.build();
+  const RouteChoices& routing = route ? route : own;
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::max(1, std::min(threads, sys.nodes()));
+  // Destinations are independent: each thread takes every threads-th one with its own marks and
+  // edge bits; the bits are merged after.
+  const Network& net = sys.net();
+  const Wiring wiring(net);
+  const int words = (wiring.max_ports * kClassSlots + 63) / 64;
+  std::vector<std::unique_ptr<GraphBuilder>> builders;
+  for (int t = 0; t < threads; ++t) {
+    builders.push_back(std::make_unique<GraphBuilder>(sys, wiring, routing));
+  }
+  std::vector<char> built(threads, 0);
+  {
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads; ++t) {
+      workers.emplace_back([&, t] { built[t] = builders[t]->build(t, threads); });
+    }
+    built[0] = builders[0]->build(0, threads);
+    for (auto& w : workers) w.join();
+  }
+  r.ok = true;
+  int error_dst = -1;
+  for (int t = 0; t < threads; ++t) {
+    if (built[t]) continue;
+    // The error of the lowest failing destination, whatever the thread count.
+    if (error_dst < 0 || builders[t]->error_dst() < error_dst) {
+      error_dst = builders[t]->error_dst();
+      r.error = builders[t]->error();
+    }
+    r.ok = false;
+  }
   if (r.ok) {
-    // Used channels: every channel some route reached.
+    // Successor lists from the merged bits, in (port, class) order: the graph and the cycle found
+    // do not depend on the thread count.
+    r.successors.assign(static_cast<std::size_t>(net.links()) * kClassSlots, {});
     std::vector<char> used(r.successors.size(), 0);
+    std::vector<std::uint64_t> bits(words);
     for (std::size_t c = 0; c < r.successors.size(); ++c) {
-      used[c] = builder.held(c) ? 1 : 0;
+      std::fill(bits.begin(), bits.end(), 0);
+      for (const auto& b : builders) {
+        used[c] |= b->held(c) ? 1 : 0;
+        for (int w = 0; w < words; ++w) bits[w] |= b->deps(c)[w];
+      }
+      const int enters = wiring.to[c / kClassSlots].block;
+      for (int w = 0; w < words; ++w) {
+        for (std::uint64_t m = bits[w]; m != 0; m &= m - 1) {
+          const int bit = w * 64 + __builtin_ctzll(m);
+          const int link = wiring.link_out(enters, bit / kClassSlots);
+          r.successors[c].push_back(channel_id(link, bit % kClassSlots));
+        }
+      }
       r.dependencies += static_cast<long long>(r.successors[c].size());
     }
     r.channels = static_cast<int>(std::count(used.begin(), used.end(), 1));

@@ -82,8 +82,10 @@ struct DeadlockReport {
 };
 
 // Builds the CDG of `sys` under `route` (default: system_routing(sys)) and searches it for a cycle
-// (iterative depth-first search: no recursion, any graph size).
-DeadlockReport check_deadlock(const System& sys, const RouteChoices& route = {});
+// (iterative depth-first search: no recursion, any graph size). `threads` share the destinations
+// (0: every core); `route` is then called from all of them at once, so it must not change shared
+// state. The graph and the cycle found do not depend on the thread count.
+DeadlockReport check_deadlock(const System& sys, const RouteChoices& route = {}, int threads = 1);
 
 // "router b(0,1) r(1,1) E -> router b(0,1) r(1,2) class 0"; switches by block name and port.
 std::string channel_name(const System& sys, const Channel& c);

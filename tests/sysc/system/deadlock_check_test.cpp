@@ -146,6 +146,31 @@ TEST(DeadlockCheck, MeshWithAllTurnsIsCyclic) {
   expect_real_cycle(r);
 }
 
+// Threads share out the destinations; the graph, and so the cycle found, is the same for any count.
+TEST(DeadlockCheck, SameGraphForAnyThreadCount) {
+  tb::TrafficSystem ts(shipped("hx2mesh-64"));
+  const auto one = sysc::check_deadlock(ts.sys(), {}, 1);
+  ASSERT_TRUE(one.ok) << one.error;
+  for (int threads : {2, 3}) {
+    const auto many = sysc::check_deadlock(ts.sys(), {}, threads);
+    ASSERT_TRUE(many.ok) << many.error;
+    EXPECT_EQ(many.channels, one.channels) << threads;
+    EXPECT_EQ(many.dependencies, one.dependencies) << threads;
+    EXPECT_TRUE(many.successors == one.successors) << threads;
+  }
+  tb::TrafficSystem torus(shipped("torus-64"));
+  const auto real = sysc::system_routing(torus.sys());
+  const sysc::RouteChoices no_dateline = [&](const sysc::RouteQuery& q,
+                                             std::vector<sysc::RouteDecision>& out) {
+    real(q, out);
+    for (auto& d : out) d.out_class = 0;
+  };
+  const auto c1 = sysc::check_deadlock(torus.sys(), no_dateline, 1);
+  const auto c2 = sysc::check_deadlock(torus.sys(), no_dateline, 2);
+  ASSERT_FALSE(c1.acyclic);
+  EXPECT_TRUE(c1.cycle == c2.cycle);
+}
+
 // A routing that sends a head out of a port with no link is reported, not followed.
 TEST(DeadlockCheck, RouteThroughUnconnectedPortIsAnError) {
   tb::TrafficSystem ts(shipped("mesh-8x8"));
