@@ -157,12 +157,12 @@ void add_deadlock_check(const sysc::System& sys, const sysc::DeadlockReport& r,
     j["error"] = r.error;
     t += fmt::format("deadlock check: routing error: {}\n", r.error);
   } else if (r.acyclic) {
-    t += fmt::format("deadlock check: {}: acyclic ({:.2f} s)\n", graph, r.seconds);
+    t += fmt::format("deadlock check: {}: acyclic ({:.3f} s)\n", graph, r.seconds);
   } else {
     nlohmann::json cycle = nlohmann::json::array();
     for (const auto& c : r.cycle) cycle.push_back(sysc::channel_name(sys, c));
     j["cycle"] = cycle;
-    t += fmt::format("deadlock check: {}: CYCLE of {} channels ({:.2f} s)\n{}", graph,
+    t += fmt::format("deadlock check: {}: CYCLE of {} channels ({:.3f} s)\n{}", graph,
                      r.cycle.size(), r.seconds, sysc::cycle_text(sys, r));
   }
   d.json["deadlock_check"] = j;
