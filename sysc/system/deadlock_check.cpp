@@ -86,7 +86,7 @@ class GraphBuilder {
     return false;
   }
 
-  // Heads for `dst` from every terminal, breadth of the routes, each channel once.
+  // Heads for `dst` from every terminal, followed depth first, each channel expanded once.
   bool follow(int dst) {
     RouteQuery q;
     q.dst = dst;

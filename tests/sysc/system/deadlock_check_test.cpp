@@ -182,5 +182,19 @@ TEST(DeadlockCheck, RouteThroughUnconnectedPortIsAnError) {
   EXPECT_NE(r.error.find("unconnected port"), std::string::npos) << r.error;
 }
 
+// A class the VC plan gives no VCs (mesh-8x8 has one class) is reported, as the RTL asserts.
+TEST(DeadlockCheck, ClassWithoutVcsIsAnError) {
+  tb::TrafficSystem ts(shipped("mesh-8x8"));
+  const auto real = sysc::system_routing(ts.sys());
+  const sysc::RouteChoices class1 = [&](const sysc::RouteQuery& q,
+                                        std::vector<sysc::RouteDecision>& out) {
+    real(q, out);
+    for (auto& d : out) d.out_class = 1;
+  };
+  const auto r = sysc::check_deadlock(ts.sys(), class1);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("for class 1, which has no VCs"), std::string::npos) << r.error;
+}
+
 }  // namespace
 }  // namespace hxemu::test
