@@ -142,4 +142,30 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   return d;
 }
 
+void add_deadlock_check(const sysc::System& sys, const sysc::DeadlockReport& r,
+                        SystemDescription& d) {
+  nlohmann::json j = {{"network", "deterministic (escape) routes"},
+                      {"routing_ok", r.ok},
+                      {"channels", r.channels},
+                      {"dependencies", r.dependencies},
+                      {"acyclic", r.ok && r.acyclic},
+                      {"seconds", r.seconds}};
+  std::string& t = d.text;
+  const std::string graph = fmt::format("channel-dependency graph of {} channels, {} dependencies",
+                                        r.channels, r.dependencies);
+  if (!r.ok) {
+    j["error"] = r.error;
+    t += fmt::format("deadlock check: routing error: {}\n", r.error);
+  } else if (r.acyclic) {
+    t += fmt::format("deadlock check: {}: acyclic ({:.3f} s)\n", graph, r.seconds);
+  } else {
+    nlohmann::json cycle = nlohmann::json::array();
+    for (const auto& c : r.cycle) cycle.push_back(sysc::channel_name(sys, c));
+    j["cycle"] = cycle;
+    t += fmt::format("deadlock check: {}: CYCLE of {} channels ({:.3f} s)\n{}", graph,
+                     r.cycle.size(), r.seconds, sysc::cycle_text(sys, r));
+  }
+  d.json["deadlock_check"] = j;
+}
+
 }  // namespace hxemu::tb

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sysc/system/deadlock_check.h"
 #include "sysc/system/system.h"
 
 namespace hxemu::tb {
@@ -29,5 +30,11 @@ ProcessMemory process_memory();
 // resident bytes, peak bytes and resident bytes per accelerator (resident / nodes: everything the
 // process holds, blocks, links, terminals and tables, shared out over the accelerators).
 SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* memory = nullptr);
+
+// Adds a deadlock check's verdict (sysc/system/deadlock_check.h) to `d`: JSON key "deadlock_check"
+// and a text line "deadlock check: channel-dependency graph of N channels, E dependencies:
+// acyclic" (or the cycle, one channel per line, or the routing error).
+void add_deadlock_check(const sysc::System& sys, const sysc::DeadlockReport& r,
+                        SystemDescription& d);
 
 }  // namespace hxemu::tb

@@ -1,0 +1,53 @@
+// `hxemu describe --check-deadlock`: the verdict on a shipped configuration, in the text, in the
+// JSON and in the exit status (0: acyclic).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_hxemu.h"
+
+namespace hxemu::test {
+namespace {
+
+TEST(DescribeDeadlock, ShippedMeshIsAcyclicInTextJsonAndExitStatus) {
+  TempDir dir;
+  const std::string json_path = dir.file("d.json");
+  const RunResult r = run_hxemu(
+      {"describe", "--config", config("mesh-8x8"), "--check-deadlock", "--json", json_path});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  // Counts: tests/sysc/system/deadlock_check_test.cpp (Mesh8x8CountsMatchXyRouting).
+  EXPECT_NE(r.out.find("deadlock check: channel-dependency graph of 224 channels, 388 "
+                       "dependencies: acyclic"),
+            std::string::npos)
+      << r.out;
+
+  std::ifstream in(json_path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto j = nlohmann::json::parse(ss.str());
+  ASSERT_TRUE(j.contains("deadlock_check")) << j.dump(2);
+  const auto& d = j.at("deadlock_check");
+  EXPECT_TRUE(d.at("acyclic").get<bool>());
+  EXPECT_EQ(d.at("channels").get<int>(), 224);
+  EXPECT_EQ(d.at("dependencies").get<long long>(), 388);
+}
+
+TEST(DescribeDeadlock, NotAskedNotReported) {
+  const RunResult r = run_hxemu({"describe", "--config", config("mesh-8x8")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("deadlock check"), std::string::npos) << r.out;
+}
+
+TEST(DescribeDeadlock, HelpSaysWhichNetworkIsChecked) {
+  const RunResult r = run_hxemu({"describe", "--help"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("--check-deadlock"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("escape network"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace hxemu::test
