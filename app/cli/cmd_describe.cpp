@@ -24,8 +24,8 @@ void add_describe(CLI::App& app, Action& action) {
   sub->add_option("--json", o->json, "also write the description as JSON to FILE");
   sub->add_flag("--check-deadlock", o->check_deadlock,
                 "build the channel-dependency graph (channel = directed router/switch link x VC "
-                "class) of the deterministic routes -- the escape network of any adaptive mode -- "
-                "and check it is acyclic; exit status 1 when a cycle is found, which is printed");
+                "class) of every route the routers may choose (adaptive ones included) and check it "
+                "is acyclic; exit status 1 when a cycle is found, which is printed");
   sub->callback([o, &action] {
     action = [o] {
       const auto cfg = sysc::load_system_config(o->config, o->sets);

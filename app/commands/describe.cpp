@@ -46,7 +46,7 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   j["vcs"] = {{"per_port", vc.vcs}, {"classes", vc.classes}, {"per_class", vc.per_class},
               {"policy", sysc::vc_policy_name(vc.policy)}};
   j["buffer_depth"] = {{"board", c.board_depth}, {"cable", c.cable_depth}};
-  const int ports = c.topology == sysc::Topology::kFatTree ? 1 : 4;
+  const int ports = c.topology == sysc::Topology::kFatTree ? c.planes : 4;
   j["bandwidth"] = {{"flit_bits", c.flit_bits}, {"clock_ghz", c.clock_ghz},
                     {"link_gbps", c.link_gbps()}, {"network_ports_per_node", ports},
                     {"injection_gbps", c.link_gbps() * ports}};
@@ -90,7 +90,8 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   std::string& t = d.text;
   t += fmt::format("{} ({})\n", c.name.empty() ? "system" : c.name, c.source);
   if (c.topology == sysc::Topology::kFatTree) {
-    t += fmt::format("  topology        fat tree, {} endpoints, radix-{} switches\n", n, c.radix);
+    t += fmt::format("  topology        fat tree, {} endpoints, radix-{} switches{}\n", n, c.radix,
+                     c.planes > 1 ? fmt::format(", {} planes (one per accelerator port)", c.planes) : "");
   } else {
     t += fmt::format("  topology        {}: boards of {}x{} accelerators in a {}x{} grid\n",
                      c.topology == sysc::Topology::kTorus ? "2D torus" : "HammingMesh",
@@ -109,8 +110,9 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                                                 : fmt::format("{} leaves + {} spines each",
                                                               first.leaves, first.spines);
     if (c.topology == sysc::Topology::kFatTree) {
-      t += fmt::format(" ({})", first.leaves == 0 ? "single switch"
-                                                  : fmt::format("{} leaves + {} spines", first.leaves, first.spines));
+      t += fmt::format(" ({}{})", first.leaves == 0 ? "single switch"
+                                                   : fmt::format("{} leaves + {} spines", first.leaves, first.spines),
+                       c.planes > 1 ? fmt::format(" per plane, {} planes", c.planes) : "");
     } else {
       t += fmt::format(" in {} row trees ({} ports) and {} column trees ({} ports), {}", rows,
                        2 * c.grid_cols, cols, 2 * c.grid_rows, shape);

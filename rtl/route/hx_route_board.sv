@@ -7,11 +7,13 @@
 // A router has NL local ports (one per NIC rail); a packet leaves through the local port of the
 // rail its head names (hx_flit.svh HX_HDR_RAIL), the first one when that rail does not exist.
 //
-// adaptive_i (HammingMesh mode): where hx_route_hxmesh offers a second minimal port, the head takes
-// the one with more free credits (downstream buffer slots) summed over the VCs of the class it
-// would use there (credits_i, from registers). A tie keeps the X-first port: balanced traffic then
-// stays on the deterministic routes (measured on hx2mesh-64 bit-complement: alternating on ties
-// cost a quarter of its saturation throughput), and only congestion diverts packets.
+// adaptive_i (HammingMesh mode): where hx_route_hxmesh offers a second minimal port, the head weighs
+// the free credits (downstream buffer slots) summed over the VCs of the class it would use at each
+// (credits_i, from registers) and takes the Y-first port only when it has more free slots than the
+// X-first one by more than half the X-first port's buffering in that class. So balanced traffic
+// stays on the deterministic routes and only real congestion diverts packets: a local choice
+// cannot see that the other route merges with other flows further on (docs/adaptive-routing.md has
+// the measurements that chose the margin).
 module hx_route_board #(
   parameter int CLW = 2,
   parameter int NL  = 1,
@@ -20,6 +22,7 @@ module hx_route_board #(
 ) (
   input  logic             adaptive_i,
   input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
+  input  logic [P*8-1:0]   depths_i,   // buffer depth per VC behind each output (held constant)
   input  logic [4*V-1:0]   class_vcs_i,// VCs of each class
   input  logic [1:0]       mode_i,
   input  logic [31:0]    pos_i,      // coordinate word (hx_flit.svh): {lc, lr, gc, gr}, 8 bits each
@@ -65,6 +68,7 @@ module hx_route_board #(
 
   // ---- adaptive choice between the X-first and the Y-first port ---------------------------------
   logic [11:0] pri_score, alt_score;
+  logic [11:0] margin;      // half the X-first port's buffering in the class
   logic        take_alt;
   logic [1:0] pri_mesh, alt_mesh;   // both are mesh ports (0..3) whenever alt_valid is high
   assign pri_mesh = hm_port[1:0];
@@ -72,7 +76,11 @@ module hx_route_board #(
   always_comb begin
     pri_score = '0;
     alt_score = '0;
+    margin    = '0;
     for (int v = 0; v < V; v++) begin
+      if (class_vcs_i[32'(hm_class)*V + v]) begin
+        margin = margin + 12'(depths_i[32'(pri_mesh)*8 +: 8]);
+      end
       if (class_vcs_i[32'(hm_class)*V + v]) begin
         pri_score = pri_score + 12'(credits_i[(32'(pri_mesh)*V + v)*8 +: 8]);
       end
@@ -80,7 +88,8 @@ module hx_route_board #(
         alt_score = alt_score + 12'(credits_i[(32'(alt_mesh)*V + v)*8 +: 8]);
       end
     end
-    take_alt = adaptive_i && (mode_i != 2'd1) && alt_valid && (alt_score > pri_score);
+    margin   = margin >> 1;
+    take_alt = adaptive_i && (mode_i != 2'd1) && alt_valid && (alt_score > pri_score + margin);
   end
 
   hx_route_torus #(.CW(8), .CLW(CLW)) u_torus (

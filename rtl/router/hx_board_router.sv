@@ -63,6 +63,7 @@ module hx_board_router #(
     hx_route_board #(.CLW(2), .NL(NL), .V(V), .P(P)) u_rc (
       .adaptive_i  (adaptive_i),
       .credits_i   (credits),
+      .depths_i    (out_depth_i),
       .class_vcs_i (class_vcs_i),
       .mode_i     (mode_i),
       .pos_i      (pos_i),

@@ -129,7 +129,8 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   auto& net = sys_->net();
   std::vector<std::uint64_t> link_bytes(net.links(), 0);
   // Adaptive up-port choices in two-level trees are spread evenly: each put's bytes go in equal
-  // shares over the paths through every up port.
+  // shares over the paths through every up port (and, with adaptive board routing, over every
+  // minimal route the routers may choose).
   const int spread = sysc::adaptive_up_choices(*sys_);
   std::vector<double> load(net.links(), 0.0);
   std::map<std::tuple<int, int, int>, std::vector<int>> path_links;   // all spread paths' links
@@ -139,6 +140,17 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
       const Op o = prog.op(i);
       if (o.kind != OpKind::kPut) continue;
       ++res.puts;
+      if (cfg_.adaptive) {
+        // Adaptive board routers: every minimal route a router may choose, split evenly at each
+        // choice (the router picks by credits; an even split is the balanced ideal).
+        std::string err;
+        const double len = static_cast<double>(o.len);
+        if (!sysc::spread_path_links(*sys_, node, o.peer, o.rail,
+                                     [&](int l, double share) { load[l] += len * share; }, err)) {
+          throw std::logic_error(err);
+        }
+        continue;
+      }
       auto key = std::make_tuple(node, o.peer, static_cast<int>(o.rail));
       auto it = path_links.find(key);
       if (it == path_links.end()) {

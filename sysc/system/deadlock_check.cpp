@@ -222,8 +222,10 @@ RouteChoices system_routing(const System& sys) {
   return [&sys, ports_of = std::move(ports_of)](const RouteQuery& q, std::vector<RouteDecision>& out) {
     const int ports = ports_of[q.block];
     if (sys.block_kind(q.block) == System::BlockKind::kRouter) {
-      out.push_back(route_board(sys.router_setup(q.block), q.in_port, q.in_class, q.dst_route, 0,
-                                ports - kMeshPorts));
+      const RouterSetup& rs = sys.router_setup(q.block);
+      out.push_back(route_board(rs, q.in_port, q.in_class, q.dst_route, 0, ports - kMeshPorts));
+      RouteDecision alt;
+      if (route_board_alternative(rs, q.in_class, q.dst_route, alt)) out.push_back(alt);
       return;
     }
     const SwitchSetup& s = sys.switch_setup(q.block);

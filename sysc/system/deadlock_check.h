@@ -29,9 +29,11 @@
 // (channel, destination) would add the same edges. Cost: O(destinations x (sources + channels
 // reached per destination)), O(N^2): 20 s for 16,384 nodes (docs/deadlock-freedom.md).
 //
-// What is checked is the deterministic network: the route_model functions, which restate the
-// RTL's deterministic route computers. An adaptive board-router mode must keep an escape network
-// that follows this deterministic route (Duato); this is the graph of that escape network.
+// What is checked is every route the RTL's route computers may choose: the deterministic
+// route_model functions, plus, under adaptive board routing (router.routing "adaptive"), the
+// Y-first alternative of every router step (route_board_alternative). Adaptive routing here keeps
+// the whole adaptive network acyclic (north-last turns on boards, a class per tree entered;
+// docs/adaptive-routing.md) rather than relying on an escape network, so the full graph is checked.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "sysc/system/route_model.h"
 
+#include <functional>
+
 #include <algorithm>
 
 namespace hxemu::sysc {
@@ -39,6 +41,30 @@ RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
   }
   r.out_class = enters ? (in_class + 1) & 3 : in_class;
   return r;
+}
+
+// hx_route_hxmesh's Y-first alternative (alt_valid_o / alt_port_o / alt_class_o).
+bool hxmesh_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteDecision& alt) {
+  const int last_row = s.board_rows - 1, last_col = s.board_cols - 1;
+  const int to_w = s.local_col, to_e = last_col - s.local_col;
+  const int to_n = s.local_row, to_s = last_row - s.local_row;
+  const int x_direct = std::abs(d.lc - s.local_col), y_direct = std::abs(d.lr - s.local_row);
+  const bool leave_w = to_w <= to_e, leave_n = to_n <= to_s;
+  const int x_via = (leave_w ? to_w : to_e) + 2 + std::min(d.lc, last_col - d.lc);
+  const int y_via = (leave_n ? to_n : to_s) + 2 + std::min(d.lr, last_row - d.lr);
+  const bool x_tree = s.grid_cols > 1 && (d.gc != s.grid_col || x_via < x_direct);
+  const bool y_tree = s.grid_rows > 1 && (d.gr != s.grid_row || y_via < y_direct);
+  const bool x_work = x_tree || d.lc != s.local_col;
+  const bool y_work = y_tree || d.lr != s.local_row;
+  bool enters = false;
+  if (y_tree) {
+    alt.port = leave_n ? kPortN : kPortS;
+    enters = leave_n ? to_n == 0 : to_s == 0;
+  } else {
+    alt.port = d.lr < s.local_row ? kPortN : kPortS;
+  }
+  alt.out_class = enters ? (in_class + 1) & 3 : in_class;
+  return x_work && y_work && !(alt.port == kPortN && !enters);
 }
 
 RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const Dst& d) {
@@ -83,6 +109,12 @@ RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::
                                                 : route_hxmesh(s, in_class, d);
   if (r.port == kPortLocal && rail < local_ports) r.port += rail;
   return r;
+}
+
+bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t dst,
+                             RouteDecision& alt) {
+  if (!s.adaptive || s.mode == RouteMode::kTorus) return false;
+  return hxmesh_alternative(s, in_class, unpack(dst), alt);
 }
 
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
@@ -183,6 +215,63 @@ Path trace_path(const System& sys, int src, int dst, int rail, int up_choice) {
   }
   path.error = "route from " + std::to_string(src) + " to " + std::to_string(dst) + " loops";
   return path;
+}
+
+namespace {
+
+// One step of spread_path_links: the traffic share `w` sits at `at` in class `cls`.
+bool spread_from(const System& sys, PortRef at, int cls, int dst, std::uint32_t dst_route, int rail,
+                 double w, int depth, const std::function<void(int, double)>& add, std::string& error) {
+  const Network& net = sys.net();
+  if (sys.block_kind(at.block) == System::BlockKind::kTerminal) {
+    if (sys.node_of_block(at.block) == dst) return true;
+    error = "a route to " + std::to_string(dst) + " ends at node " + std::to_string(sys.node_of_block(at.block));
+    return false;
+  }
+  if (depth > 64) {
+    error = "a route to " + std::to_string(dst) + " loops";
+    return false;
+  }
+  RouteDecision choices[64];
+  int n = 0;
+  if (sys.block_kind(at.block) == System::BlockKind::kRouter) {
+    const RouterSetup& s = sys.router_setup(at.block);
+    choices[n++] = route_board(s, at.port, cls, dst_route, rail, net.block(at.block).ports() - kMeshPorts);
+    if (route_board_alternative(s, cls, dst_route, choices[n])) ++n;
+  } else {
+    const SwitchSetup& s = sys.switch_setup(at.block);
+    const int ups = s.level == SwitchLevel::kLeaf && !s.up_hash ? std::min(64, std::max(1, s.up_ports)) : 1;
+    for (int u = 0; u < ups; ++u) {
+      choices[n] = route_tree(s, net.block(at.block).ports(), cls, dst, dst_route, u);
+      const bool down = choices[n].port < (1 << s.down_log2);
+      ++n;
+      if (down) break;   // a head for the leaf's own ports goes down whatever the choice
+    }
+  }
+  for (int k = 0; k < n; ++k) {
+    const int link = net.link_out({at.block, choices[k].port});
+    if (link < 0) {
+      error = "a route to " + std::to_string(dst) + " leaves " + net.block_name(at.block) +
+              " through unconnected port " + std::to_string(choices[k].port);
+      return false;
+    }
+    add(link, w / n);
+    if (!spread_from(sys, net.link_info(link).to, choices[k].out_class, dst, dst_route, rail, w / n,
+                     depth + 1, add, error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool spread_path_links(const System& sys, int src, int dst, int rail,
+                       const std::function<void(int link, double share)>& add, std::string& error) {
+  const Network& net = sys.net();
+  const int first = net.link_out({sys.terminal_block(src, rail), 0});
+  add(first, 1.0);
+  return spread_from(sys, net.link_info(first).to, 0, dst, sys.route_of(dst), rail, 1.0, 0, add, error);
 }
 
 }  // namespace hxemu::sysc

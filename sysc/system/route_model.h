@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct RouteDecision {
 // `local_ports` the router's local ports.
 RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
                           int rail = 0, int local_ports = 1);
+// Under adaptive routing (RouterSetup::adaptive), the second minimal port hx_route_hxmesh offers
+// (Y before X; never an on-board move north while X remains: north-last): true and `alt` when
+// there is one. The router takes it when it has more free credits (rtl/route/hx_route_board.sv).
+bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t dst, RouteDecision& alt);
 // hx_route_tree for a deterministic choice of up port: `up_choice` in [0, up_ports) stands for the
 // adaptive pick (any choice gives a path of the same length).
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
@@ -49,6 +54,12 @@ struct Path {
 // Follows the routing functions from src's terminal to dst's. Adaptive leaves send it up port
 // `up_choice` (mod their up ports); hashed ones by the hash (as the RTL does).
 Path trace_path(const System& sys, int src, int dst, int rail = 0, int up_choice = 0);
+// Every route the routers may choose from src's terminal to dst's (adaptive board alternatives and
+// adaptive tree up ports), with traffic split evenly at every choice: calls add(link, share) for
+// each link of each branch (shares of one link add up to the fraction of the traffic crossing it).
+// The bound of an adaptive system's collective uses it. False and `error` on a broken route.
+bool spread_path_links(const System& sys, int src, int dst, int rail,
+                       const std::function<void(int link, double share)>& add, std::string& error);
 // The number of distinct up ports adaptive leaves could choose (1 when no tree of the system has
 // adaptive leaves): trace_path with up_choice 0 .. this - 1 covers the choices evenly.
 int adaptive_up_choices(const System& sys);

@@ -13,7 +13,9 @@ namespace {
 
 System::System(const SystemConfig& cfg, TerminalFactory& terminals)
     : cfg_(cfg), vc_(cfg.vc_plan()), rank_(Ranks::rank()), ranks_(Ranks::size()) {
-  rails_ = cfg_.topology == Topology::kFatTree ? 1 : std::clamp(terminals.rails(), 1, 4);
+  // A fat tree has a plane per rail (as many as both the configuration and the terminals have).
+  rails_ = cfg_.topology == Topology::kFatTree ? std::clamp(std::min(terminals.rails(), cfg_.planes), 1, 4)
+                                               : std::clamp(terminals.rails(), 1, 4);
   terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
   attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
   const int n = cfg_.nodes();
@@ -353,31 +355,40 @@ void System::add_board_tree(TreeKind kind, int index,
 }
 
 void System::build_fat_tree(TerminalFactory& terminals) {
-  const TreeSpec spec = tree_spec("fattree", TreeKind::kFatTree, cfg_.fat_tree_nodes);
-  const BuiltTree t = build_tree(net_, spec);
-  Partition tree_part;
-  tree_part.name = spec.name;
-  tree_part.is_tree = true;
-  add_switches(t, spec, tree_part.blocks);
-  trees_.push_back({spec.name, TreeKind::kFatTree, 0, t});
+  // One tree per plane; a node's terminal on rail k sits on plane k's tree port `node`.
+  std::vector<BuiltTree> planes;
+  std::vector<Partition> tree_parts;
+  for (int k = 0; k < rails_; ++k) {
+    const std::string name = rails_ > 1 ? "fattree.p" + std::to_string(k) : "fattree";
+    const TreeSpec spec = tree_spec(name, TreeKind::kFatTree, cfg_.fat_tree_nodes);
+    planes.push_back(build_tree(net_, spec));
+    Partition tree_part;
+    tree_part.name = spec.name;
+    tree_part.is_tree = true;
+    add_switches(planes.back(), spec, tree_part.blocks);
+    trees_.push_back({spec.name, TreeKind::kFatTree, k, planes.back()});
+    tree_parts.push_back(std::move(tree_part));
+  }
   const TreeShape shape = tree_shape(cfg_.fat_tree_nodes, cfg_.radix, cfg_.up_ports);
   const int group = shape.single ? cfg_.fat_tree_nodes : shape.down;
   Partition part;
+  node_partition_.resize(nodes(), 0);
   for (int node = 0; node < cfg_.fat_tree_nodes; ++node) {
     if (node % group == 0) {
       if (!part.blocks.empty()) partitions_.push_back(std::move(part));
       part = Partition{};
       part.name = "endpoints" + std::to_string(node / group);
     }
-    node_partition_.resize(nodes(), 0);
     node_partition_[node] = static_cast<int>(partitions_.size());
-    const int tb = add_terminal(terminals, node, 0, cfg_.cable_depth);
-    net_.connect({tb, 0}, t.tree_ports[node], cfg_.terminal_latency, LinkClass::kTerminal);
-    attach_[node] = t.tree_ports[node];
-    part.blocks.push_back(tb);
+    for (int k = 0; k < rails_; ++k) {
+      const int tb = add_terminal(terminals, node, k, cfg_.cable_depth);
+      net_.connect({tb, 0}, planes[k].tree_ports[node], cfg_.terminal_latency, LinkClass::kTerminal);
+      attach_[node * rails_ + k] = planes[k].tree_ports[node];
+      part.blocks.push_back(tb);
+    }
   }
   if (!part.blocks.empty()) partitions_.push_back(std::move(part));
-  partitions_.push_back(std::move(tree_part));
+  for (auto& p : tree_parts) partitions_.push_back(std::move(p));
 }
 
 }  // namespace hxemu::sysc

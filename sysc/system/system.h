@@ -85,7 +85,7 @@ class System {
   struct TreeInfo {
     std::string name;
     TreeKind kind;
-    int index;            // global accelerator row / column (row / column trees)
+    int index;            // global accelerator row / column (row / column trees); plane (fat tree)
     BuiltTree built;
   };
   const std::vector<TreeInfo>& trees() const { return trees_; }

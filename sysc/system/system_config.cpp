@@ -202,8 +202,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
       start = dot + 1;
     }
   }
-  check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "switch", "router", "links",
-                        "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
+  check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "switch", "router",
+                        "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
   SystemConfig c;
   c.source = source;
   if (root.contains("name")) {
@@ -219,7 +219,11 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     if (root.contains("board")) fail("board", "is not used by topology fattree (use 'nodes')");
     if (root.contains("grid")) fail("grid", "is not used by topology fattree (use 'nodes')");
     c.fat_tree_nodes = get_int(root, "", "nodes", 2, 65535, 0, true);
+    c.planes = get_int(root, "", "planes", 1, 4, 1);
   } else {
+    if (root.contains("planes")) {
+      fail("planes", "is only used by topology fattree (a HammingMesh or torus node has its four ports on one board router)");
+    }
     if (root.contains("nodes")) {
       fail("nodes", "is only used by topology fattree (hxmesh and torus size is board x grid)");
     }
@@ -265,9 +269,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
                "adaptive";
   if (c.adaptive && c.topology == Topology::kTorus) {
-    throw std::invalid_argument(
-        "router.routing: \"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\"); "
-        "the torus routes deterministically (allowed for torus: \"deterministic\")");
+    fail("router.routing", "\"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\"); "
+                           "the torus routes deterministically (allowed for torus: \"deterministic\")");
   }
 
   int slots = 0;
@@ -338,6 +341,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                 {"clock_ghz", c.clock_ghz}};
   if (c.topology == Topology::kFatTree) {
     canon["nodes"] = c.fat_tree_nodes;
+    canon["planes"] = c.planes;
   } else {
     canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};
     canon["grid"] = {{"rows", c.grid_rows}, {"cols", c.grid_cols}};

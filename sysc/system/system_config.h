@@ -30,6 +30,9 @@ struct SystemConfig {
   int grid_rows = 1, grid_cols = 1;
   // fat tree: endpoints
   int fat_tree_nodes = 0;
+  // fat tree: independent trees, one per accelerator port: NIC k of every node sits on plane k
+  // (4 planes give a fat tree the injection bandwidth of a HammingMesh node's four ports)
+  int planes = 1;
   // switches
   int radix = 16;
   int up_ports = -1;                  // per leaf; -1 = radix/2 (non-blocking)

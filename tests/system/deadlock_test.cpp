@@ -12,8 +12,10 @@
 namespace hxemu::test {
 namespace {
 
-void overload_then_drain(const std::string& name, std::uint64_t cycles) {
-  tb::TrafficSystem ts(shipped(name));
+void overload_then_drain(const std::string& name, std::uint64_t cycles, bool adaptive = false) {
+  auto cfg = shipped(name);
+  cfg.adaptive = adaptive;
+  tb::TrafficSystem ts(cfg);
   const int n = ts.nodes();
   std::mt19937_64 rng(2024);
   tb::WatchdogConfig wd;
@@ -41,7 +43,7 @@ void overload_then_drain(const std::string& name, std::uint64_t cycles) {
   EXPECT_EQ(ts.scoreboard().delivered_count(), created);
   for (const auto& e : ts.scoreboard().errors()) ADD_FAILURE() << e;
   EXPECT_FALSE(ts.sys().any_error());
-  std::cout << name << ": " << created << " packets offered at 1 flit/node/cycle, accepted "
+  std::cout << name << (adaptive ? " (adaptive)" : "") << ": " << created << " packets offered at 1 flit/node/cycle, accepted "
             << static_cast<double>(ts.scoreboard().delivered_count()) * 4 / n / ts.now()
             << " flits/node/cycle, all delivered after the drain (cycle " << ts.now() << ")\n";
   // The sources really were saturated: they always had packets waiting.
@@ -50,6 +52,9 @@ void overload_then_drain(const std::string& name, std::uint64_t cycles) {
 
 TEST(DeadlockFreedom, Hx2Mesh64OverloadThenDrain) { overload_then_drain("hx2mesh-64", 100000); }
 TEST(DeadlockFreedom, Torus64OverloadThenDrain) { overload_then_drain("torus-64", 100000); }
+// Adaptive board routing (docs/adaptive-routing.md): the same overload on the 2x2 and 4x4 boards.
+TEST(DeadlockFreedom, Hx2Mesh64AdaptiveOverloadThenDrain) { overload_then_drain("hx2mesh-64", 100000, true); }
+TEST(DeadlockFreedom, Hx4Mesh64AdaptiveOverloadThenDrain) { overload_then_drain("hx4mesh-64", 100000, true); }
 
 }  // namespace
 }  // namespace hxemu::test

@@ -56,6 +56,14 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
        {"switch.radix", "too small"}},
       {R"({"topology": "fattree", "nodes": 64, "switch": {"radix": 16, "up_ports": 9}})",
        {"switch.up_ports", "1..8"}},
+      {R"({"topology": "fattree", "nodes": 64, "planes": 5, "switch": {"radix": 16}})",
+       {"planes", "1..4"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "planes": 2})",
+       {"planes", "only used by topology fattree"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "valiant"}})",
+       {"router.routing", "deterministic, adaptive"}},
+      {R"({"topology": "torus", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "adaptive"}})",
+       {"router.routing", "\"deterministic\""}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"vcs_per_class": 3}})",
        {"router.vcs_per_class", "vcs in {"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 1, "cols": 1}, "router": {"buffer_depth": 99}})",
@@ -155,7 +163,7 @@ TEST(Config, DevicesFoldersAndOversizedFilesAreRefused) {
 
 TEST(Config, EveryShippedConfigParses) {
   for (const char* name : {"hx2mesh-16", "hx2mesh-64", "hx4mesh-64", "hx4mesh-1024", "hx2mesh-1024",
-                           "hx4mesh-16k", "torus-64", "fattree-64", "mesh-8x8"}) {
+                           "hx4mesh-16k", "torus-64", "fattree-64", "fattree-64-4plane", "mesh-8x8"}) {
     EXPECT_NO_THROW(shipped(name)) << name;
   }
 }

@@ -60,7 +60,7 @@ TEST_P(DeadlockShipped, ChannelDependencyGraphIsAcyclic) {
 INSTANTIATE_TEST_SUITE_P(Configs, DeadlockShipped,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
                                            "hx2mesh-1024", "hx4mesh-1024", "torus-64",
-                                           "fattree-64", "mesh-8x8"),
+                                           "fattree-64", "fattree-64-4plane", "mesh-8x8"),
                          test_name);
 
 // The memoised per-destination construction against brute force: every ordered pair traced hop by
@@ -212,6 +212,58 @@ TEST(DeadlockCheck, MeshWithAllTurnsIsCyclic) {
   ASSERT_TRUE(r.ok) << r.error;
   ASSERT_FALSE(r.acyclic);
   expect_real_cycle(r);
+}
+
+// Adaptive board routing (router.routing "adaptive"): every Y-first alternative a router may take
+// is in the graph, which stays acyclic (north-last on boards, a class per tree entered) and has
+// strictly more dependencies than the deterministic one.
+class DeadlockAdaptive : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DeadlockAdaptive, AdaptiveGraphIsAcyclicAndLarger) {
+  auto cfg = shipped(GetParam());
+  tb::TrafficSystem det(cfg);
+  const auto rd = sysc::check_deadlock(det.sys());
+  cfg.adaptive = true;
+  tb::TrafficSystem ad(cfg);
+  const auto ra = sysc::check_deadlock(ad.sys());
+  ASSERT_TRUE(ra.ok) << ra.error;
+  EXPECT_TRUE(ra.acyclic) << cycle_text(ad.sys(), ra);
+  EXPECT_GT(ra.dependencies, rd.dependencies);
+  EXPECT_GE(ra.channels, rd.channels);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, DeadlockAdaptive,
+                         ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
+                                           "hx2mesh-1024", "hx4mesh-1024", "mesh-8x8"),
+                         test_name);
+
+// The same adaptive choice without the north-last rule (a Y-first move north on the board allowed
+// while X remains) closes a turn cycle on the board mesh: the check must find it.
+TEST(DeadlockCheck, AdaptiveWithoutNorthLastIsCyclic) {
+  auto cfg = shipped("mesh-8x8");
+  cfg.adaptive = true;
+  tb::TrafficSystem ts(cfg);
+  const auto& sys = ts.sys();
+  const sysc::RouteChoices any_turn = [&](const sysc::RouteQuery& q,
+                                          std::vector<sysc::RouteDecision>& out) {
+    const auto& s = sys.router_setup(q.block);
+    const auto d = sysc::unpack_coord(q.dst_route);
+    sysc::RouteDecision r;
+    r.port = sysc::dor_port(s.local_row, s.local_col, d.local_row, d.local_col);
+    out.push_back(r);
+    if (d.local_col != s.local_col && d.local_row != s.local_row) {
+      sysc::RouteDecision y;
+      y.port = d.local_row < s.local_row ? sysc::kPortN : sysc::kPortS;
+      out.push_back(y);
+    }
+  };
+  const auto r = sysc::check_deadlock(sys, any_turn);
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_FALSE(r.acyclic);
+  expect_real_cycle(r);
+  // With the rule (the system's own adaptive routing) the same mesh is acyclic.
+  const auto own = sysc::check_deadlock(sys);
+  EXPECT_TRUE(own.acyclic);
 }
 
 // Threads share out the destinations; the graph, and so the cycle found, is the same for any count.

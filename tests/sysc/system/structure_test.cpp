@@ -74,7 +74,7 @@ TEST_P(ShippedConfig, CountsMatchTheTopologyFormulas) {
 INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
                                            "hx4mesh-1024", "hx2mesh-1024", "torus-64",
-                                           "fattree-64", "mesh-8x8"),
+                                           "fattree-64", "fattree-64-4plane", "mesh-8x8"),
                          [](const auto& info) {
                            std::string s = info.param;
                            for (char& ch : s) {
