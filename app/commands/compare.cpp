@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "app/cli/commands.h"
 #include "app/cli/run_progress.h"
 #include "sw/collectives/communicator.h"
 #include "sw/collectives/session.h"
@@ -109,7 +110,13 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
   std::set<std::string> seen;
   for (const auto& p : paths) {
     if (!seen.insert(p).second) throw std::invalid_argument("--configs: '" + p + "' is named twice");
-    plan.configs.push_back(sysc::load_system_config(p, sets));
+    try {
+      plan.configs.push_back(sysc::load_system_config(p, sets));
+    } catch (const sysc::ConfigError& e) {
+      throw sysc::ConfigError(std::string("--configs: ") + e.what());
+    } catch (const std::invalid_argument& e) {   // unreadable file (sysc::InputFileError)
+      throw std::invalid_argument(std::string("--configs: ") + e.what());
+    }
   }
   const Experiment& e = opt.experiment;
   if (e.kind == Experiment::Kind::kCollective) {
@@ -212,7 +219,7 @@ std::string table_header(const ComparePlan& plan) {
   std::string s;
   if (is_collective(plan)) {
     s += fmt::format("compare: {} of {} per accelerator, algorithm {}, int32, seed {}\n", sw::op_name(e.op),
-                     e.bytes, plan.algo, plan.opt.seed);
+                     cli::format_bytes(e.bytes), plan.algo, plan.opt.seed);
     s += fmt::format("{:<22} {:<18} {:>5} {:>4} {:>9} {:>8} {:>8} {:>6} {:>8} {:>7} {:>7} {:>7}\n", "config",
                      "topology", "accel", "NICs", "cycles", "busbw", "inject", "%inj", "bound", "%bound",
                      "#wrong", "wall");
@@ -355,7 +362,8 @@ std::string compare_svg(const ComparePlan& plan, const std::vector<CompareRow>& 
   tb::BarChart c;
   const auto& e = plan.opt.experiment;
   if (is_collective(plan)) {
-    c.title = fmt::format("{} of {} per accelerator ({}): bus bandwidth", sw::op_name(e.op), e.bytes, plan.algo);
+    c.title = fmt::format("{} of {} per accelerator ({}): bus bandwidth", sw::op_name(e.op),
+                          cli::format_bytes(e.bytes), plan.algo);
     c.y_label = "busbw (GB/s)";
     for (const auto& r : rows) {
       c.bars.push_back({r.name, r.busbw, fmt::format("{:.0f}% inj, {:.0f}% bound", 100 * r.injection_fraction,

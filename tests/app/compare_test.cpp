@@ -185,7 +185,7 @@ TEST(Compare, BadInputIsRefusedBeforeAnythingRuns) {
   expect_refused(d, {"--configs", two, "--experiment", "traffic:uniform"}, {"--experiment", "traffic:PATTERN:sat"});
   expect_refused(d, {"--configs", two, "--experiment", "traffic:nosuch:sat"}, {"--experiment", "nosuch"});
   expect_refused(d, {"--configs", config("hx2mesh-16") + ",no/such/config.json", "--experiment", "alltoall:64K"},
-                 {"no/such/config.json"});
+                 {"--configs", "no/such/config.json"});
   expect_refused(d, {"--configs", ",", "--experiment", "alltoall:64K"}, {"--configs", "no configuration named"});
   expect_refused(d, {"--configs", two, "--experiment", "allreduce:64K", "--algo", "nosuch"},
                  {"--algo", "hamiltonian"});
