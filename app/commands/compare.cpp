@@ -124,7 +124,6 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
     plan.algo = sw::find_algorithm(e.op, algo, "--algo").name;
   } else {
     if (!opt.algo.empty()) throw std::invalid_argument("--algo names a collective algorithm; --experiment " + e.spec + " runs none");
-    (void)tb::PacketSize(opt.packet_flits, plan.configs.front().max_packet_flits);
     if (tb::parse_loads(opt.loads).empty()) throw std::invalid_argument("--loads '" + opt.loads + "': no loads");
   }
   // Per system: the algorithm fits its communicator, or the pattern and packet sizes fit it.
@@ -141,9 +140,13 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
     } else {
       try {
         (void)tb::TrafficPattern(e.pattern, tb::LogicalGrid(ts.sys()), opt.seed);
-        (void)tb::PacketSize(opt.packet_flits, cfg.max_packet_flits);
       } catch (const std::invalid_argument& ex) {
         throw std::invalid_argument("--experiment '" + e.spec + "' on " + cfg.source + ": " + ex.what());
+      }
+      try {
+        (void)tb::PacketSize(opt.packet_flits, cfg.max_packet_flits);
+      } catch (const std::invalid_argument& ex) {
+        throw std::invalid_argument("--packet-flits '" + opt.packet_flits + "' on " + cfg.source + ": " + ex.what());
       }
     }
   }
