@@ -498,6 +498,89 @@ std::string render_line_chart(const LineChart& c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Bar chart
+
+std::string render_bar_chart(const BarChart& c) {
+  constexpr double kPlotH = 360, kTop = 48, kBar = 56, kGap = 28;
+  const auto usable = [](double v) { return std::isfinite(v) && v >= 0; };
+  double y_hi = 0;
+  for (const Bar& b : c.bars)
+    if (usable(b.value)) y_hi = std::max(y_hi, b.value);
+  for (const auto& [y, label] : c.h_lines)
+    if (usable(y)) y_hi = std::max(y_hi, y);
+  if (!(y_hi > 0)) y_hi = 1;
+  // Room above the tallest bar for its value and note.
+  const Axis ya = linear_axis(0, y_hi * 1.12, std::nullopt);
+
+  double y_tick_w = 0;
+  for (const Tick& t : ya.ticks) y_tick_w = std::max(y_tick_w, text_width(t.label, 12));
+  double label_w = 0;
+  for (const Bar& b : c.bars) label_w = std::max(label_w, text_width(b.label, 12));
+  const bool rotate = label_w > kBar + kGap - 4;
+  const double left = 30 + y_tick_w + 12;
+  const double plot_w = std::max(240.0, static_cast<double>(c.bars.size()) * (kBar + kGap) + kGap);
+  const double right = left + plot_w, top = kTop, bottom = kTop + kPlotH;
+  const double label_h = rotate ? label_w * 0.72 + 24 : 30;
+  const double title_w = text_width(c.title, 16) + 20;
+  const double width = std::max(right + 30, title_w);
+  const double height = bottom + label_h + 16;
+  const auto to_y = [&](double v) { return bottom - ya.frac(v) * kPlotH; };
+
+  std::string out = svg_header(width, height, c.title);
+  out += svg_text(width / 2, 28, "middle", c.title, "font-size=\"16\" font-weight=\"bold\"");
+  out += "<g class=\"axes\">\n";
+  for (const Tick& t : ya.ticks) {
+    const double y = to_y(t.value);
+    out += svg_line(left, y, right, y, "stroke=\"#E5E5E5\"");
+    out += svg_line(left - 5, y, left, y, "stroke=\"#333333\"");
+    out += svg_text(left - 8, y + 4, "end", t.label);
+  }
+  out += "<rect x=\"" + px(left) + "\" y=\"" + px(top) + "\" width=\"" + px(plot_w) +
+         "\" height=\"" + px(kPlotH) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  const double y_label_x = 18, y_label_y = top + kPlotH / 2;
+  out += svg_text(y_label_x, y_label_y, "middle", c.y_label,
+                  "class=\"y-label\" transform=\"rotate(-90 " + px(y_label_x) + " " +
+                      px(y_label_y) + ")\"");
+  out += "</g>\n";
+  if (c.bars.empty())
+    out += svg_text(left + plot_w / 2, top + kPlotH / 2, "middle", "no data", "fill=\"#777777\"");
+
+  out += "<g class=\"bars\">\n";
+  for (std::size_t i = 0; i < c.bars.size(); ++i) {
+    const Bar& b = c.bars[i];
+    const double x = left + kGap + static_cast<double>(i) * (kBar + kGap), cx = x + kBar / 2;
+    if (usable(b.value)) {
+      const double y = to_y(b.value);
+      out += "<rect class=\"bar\" x=\"" + px(x) + "\" y=\"" + px(y) + "\" width=\"" + px(kBar) +
+             "\" height=\"" + px(bottom - y) + "\" fill=\"" + kPalette[i % kPalette.size()] +
+             "\"><title>" + xml_escape(b.label) + ": " + fmt_general(b.value, 6) +
+             (b.note.empty() ? "" : " (" + xml_escape(b.note) + ")") + "</title></rect>\n";
+      out += svg_text(cx, y - 5, "middle", fmt_general(b.value, 4), "class=\"bar-value\"");
+      if (!b.note.empty())
+        out += svg_text(cx, y - 20, "middle", b.note, "class=\"bar-note\" font-size=\"10\" fill=\"#555555\"");
+    } else {
+      out += svg_text(cx, bottom - 6, "middle", "n/a", "class=\"bar-value\" fill=\"#777777\"");
+    }
+    if (rotate) {
+      out += svg_text(cx + 4, bottom + 14, "end", b.label,
+                      "class=\"bar-label\" transform=\"rotate(-45 " + px(cx + 4) + " " +
+                          px(bottom + 14) + ")\"");
+    } else {
+      out += svg_text(cx, bottom + 18, "middle", b.label, "class=\"bar-label\"");
+    }
+  }
+  out += "</g>\n";
+  for (const auto& [y, label] : c.h_lines) {
+    if (!usable(y)) continue;
+    out += svg_line(left, to_y(y), right, to_y(y),
+                    "class=\"h-line\" stroke=\"#444444\" stroke-width=\"1.5\" "
+                    "stroke-dasharray=\"6,4\"");
+    out += svg_text(right - 4, to_y(y) - 4, "end", label, "fill=\"#444444\"");
+  }
+  return out + "</svg>\n";
+}
+
+// ---------------------------------------------------------------------------------------------
 // Heat map
 
 std::string render_heat_map(const HeatMap& h) {

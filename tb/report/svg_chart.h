@@ -43,6 +43,24 @@ struct LineChart {
 // (".marker clipped" when above y_max), one .h-line per drawn reference line.
 std::string render_line_chart(const LineChart& c);
 
+struct Bar {                    // one bar of a bar chart
+  std::string label;            // under the bar (e.g. a configuration's name)
+  double value = 0;             // bar height; non-finite or negative values draw no bar
+  std::string note;             // optional, printed above the value (e.g. "62% of injection")
+};
+
+struct BarChart {
+  std::string title, y_label;
+  std::vector<Bar> bars;        // drawn left to right in the given order
+  // Horizontal reference lines (y value, label), dashed, as on a line chart.
+  std::vector<std::pair<double, std::string>> h_lines;
+};
+
+// A complete standalone SVG document with a linear y axis from 0: one rect.bar per bar with a
+// finite value >= 0 (with a tooltip), its value above it and its label below (rotated when the
+// labels are long), one .h-line per drawn reference line. Deterministic, as the charts above.
+std::string render_bar_chart(const BarChart& c);
+
 struct HeatMap {
   std::string title;
   int rows = 0, cols = 0;

@@ -32,6 +32,7 @@ std::vector<std::vector<std::string>> every_writing_command() {
       {"run", "--config", cfg, "--sizes", "4K", "--alltoall-sizes", "4K", "--harness", "plain"},
       {"describe", "--config", cfg},
       {"pairs", "--config", cfg, "--sample", "4"},
+      {"compare", "--configs", cfg, "--experiment", "alltoall:4K", "--harness", "plain"},
   };
 }
 

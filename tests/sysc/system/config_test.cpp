@@ -163,7 +163,8 @@ TEST(Config, DevicesFoldersAndOversizedFilesAreRefused) {
 
 TEST(Config, EveryShippedConfigParses) {
   for (const char* name : {"hx2mesh-16", "hx2mesh-64", "hx4mesh-64", "hx4mesh-1024", "hx2mesh-1024",
-                           "hx4mesh-16k", "torus-64", "fattree-64", "fattree-64-4plane", "mesh-8x8"}) {
+                           "hx4mesh-16k", "torus-64", "fattree-64", "fattree-64-4plane", "mesh-8x8",
+                           "hyperx-64", "hyperx-1024", "fattree-64-taper50", "fattree-64-taper75"}) {
     EXPECT_NO_THROW(shipped(name)) << name;
   }
 }

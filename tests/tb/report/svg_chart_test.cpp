@@ -541,5 +541,27 @@ TEST(SvgHeatMap, DeterministicOutput) {
   EXPECT_EQ(render_heat_map(h), render_heat_map(h));
 }
 
+// ---------------------------------------------------------------------------------------------
+
+TEST(SvgBarChart, OneBarPerFiniteValueLabelledAndWellFormed) {
+  BarChart c;
+  c.title = "alltoall <1M> & co";
+  c.y_label = "busbw (GB/s)";
+  c.bars = {{"hx2mesh-64", 26.5, "13% inj"}, {"torus-64", 7.97, ""}, {"broken", kNaN, ""},
+            {"negative", -1, ""}, {"huge", kInf, ""}};
+  c.h_lines.push_back({50, "link"});
+  const std::string doc = render_bar_chart(c);
+  expect_valid(doc);
+  EXPECT_EQ(count(doc, "class=\"bar\""), 2u);
+  EXPECT_EQ(count(doc, "class=\"bar-label\""), 5u);
+  EXPECT_EQ(count(doc, ">n/a</text>"), 3u);
+  EXPECT_EQ(count(doc, "class=\"h-line\""), 1u);
+  EXPECT_NE(doc.find(">hx2mesh-64</text>"), std::string::npos);
+  EXPECT_NE(doc.find("13% inj"), std::string::npos);
+  EXPECT_NE(doc.find("alltoall &lt;1M&gt; &amp; co"), std::string::npos);
+  EXPECT_EQ(render_bar_chart(c), doc);
+  expect_valid(render_bar_chart(BarChart{}));
+}
+
 }  // namespace
 }  // namespace hxemu::tb
