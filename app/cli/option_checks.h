@@ -25,6 +25,18 @@ inline CLI::Validator finite_range(double lo, double hi) {
       allowed);
 }
 
+// 0 (meaning "unlimited") or a finite number in lo..hi.
+inline CLI::Validator zero_or_range(double lo, double hi) {
+  const std::string allowed = fmt::format("0 (unlimited) or a number in {}..{}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, allowed](std::string& s) {
+        const auto v = sysc::parse_double(s);
+        if (!v || (*v != 0 && (*v < lo || *v > hi))) return "must be " + allowed + ", got '" + s + "'";
+        return std::string();
+      },
+      allowed);
+}
+
 // Digits only: 0..2^64-1.
 inline CLI::Validator unsigned_integer() {
   return CLI::Validator(

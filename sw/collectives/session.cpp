@@ -82,6 +82,7 @@ CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const Sessio
   hc.reduce_cycles_per_byte = s.reduce_cycles_per_byte > 0 ? s.reduce_cycles_per_byte
                                                            : 8.0 / cfg.flit_bits;
   for (int n = 0; n < sys_->nodes(); ++n) {
+    nics_->memory(n).limit_bandwidth(s.memory_bytes_per_cycle);
     std::vector<sysc::NicNode*> rails;
     for (int r = 0; r < rails_; ++r) rails.push_back(&nics_->nic(n, r));
     auto host = std::make_unique<HostCpu>(n, rails, nics_->memory(n), routes_, sys_->node_clock(n), hc);

@@ -35,6 +35,10 @@ struct SessionConfig {
   std::uint64_t seed = 1;
   int rails = 4;                         // NICs per accelerator (one per network port)
   int memory_latency = 8;                // host-memory read latency, cycles
+  // Host-memory bandwidth per accelerator, shared by its NICs' DMA and its reduction engines
+  // (sysc/host/memory_bandwidth.h); 0: unlimited. Default HBM-class: 2,048 bytes per cycle =
+  // 3.2 TB/s at 1.5625 GHz, more than four NIC ports and engines move (it never binds by default).
+  double memory_bytes_per_cycle = 2048;
   std::uint64_t stall_cycles = 200000;   // no progress this long = stuck
   sysc::HarnessFactory harness = sysc::make_plain_harness;
   // Progress display (optional): called from the run loop with the session's cycle count once

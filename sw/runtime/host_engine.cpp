@@ -83,6 +83,8 @@ void HostEngine::collect(std::uint64_t now, HostEvents& out) {
     if (e.active && e.busy_until <= now) {
       const bool ok = run_job(e.job);
       e.active = false;
+      if (e.reserved > 0) mem_.bandwidth()->release(now, e.reserved);
+      e.reserved = 0;
       out.job_done(static_cast<int>(r), e.job, ok);
     }
   }
@@ -94,9 +96,16 @@ void HostEngine::start_engines(std::uint64_t now) {
       e.job = e.queue.front();
       e.queue.pop_front();
       e.active = true;
-      e.busy_until = now + job_cycles(e.job.len);
+      std::uint64_t cycles = job_cycles(e.job.len);
+      if (sysc::MemoryBandwidth* bw = mem_.bandwidth()) {
+        const double traffic = static_cast<double>(e.job.len) * (e.job.kind == OpKind::kReduce ? 3 : 2);
+        e.reserved = bw->reserve(now, traffic / static_cast<double>(cycles));
+        cycles = std::max<std::uint64_t>(cycles, static_cast<std::uint64_t>(std::ceil(traffic / e.reserved)));
+      }
+      e.busy_until = now + cycles;
     }
   }
+  last_now_ = now;
 }
 
 bool HostEngine::completions_visible() const {
@@ -114,7 +123,10 @@ bool HostEngine::engines_busy() const {
 }
 
 void HostEngine::clear_jobs() {
-  for (auto& e : engines_) e = Engine{};
+  for (auto& e : engines_) {
+    if (e.active && e.reserved > 0) mem_.bandwidth()->release(last_now_, e.reserved);
+    e = Engine{};
+  }
 }
 
 }  // namespace hxemu::sw

@@ -6,6 +6,9 @@
 //   - runs reduce and copy jobs on the rail's reduction engine: one engine per rail, serial, a job
 //     takes ceil(len * cycles_per_byte) cycles (at least 1) from the cycle it starts, and its data
 //     is combined for real (int32 or float32 sums, element by element) in the cycle it finishes;
+//     when the node's memory has a bandwidth budget (HostMemory::limit_bandwidth), a job reserves
+//     the rate its memory traffic needs (3 x len bytes for a reduce, 2 x len for a copy) for its
+//     duration, and runs longer when less is left;
 //   - reports, per cycle, what the host sees in a fixed order (collect()).
 //
 // Per cycle `now` a host calls: collect(now, events); then issues puts and jobs; then
@@ -73,8 +76,10 @@ class HostEngine {
     bool active = false;
     EngineJob job;
     std::uint64_t busy_until = 0;
+    double reserved = 0;   // memory bandwidth the running job holds (bytes per cycle)
     sysc::GrowRing<EngineJob> queue;
   };
+  std::uint64_t last_now_ = 0;   // the latest cycle the host stepped the engines in
   bool run_job(const EngineJob& job);
 
   std::vector<sysc::NicNode*> rails_;

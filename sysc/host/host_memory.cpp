@@ -112,10 +112,25 @@ void HostMemory::check_word(std::uint32_t addr, const char* what) const {
   }
 }
 
+void HostMemory::limit_bandwidth(double bytes_per_cycle) {
+  mem_->bandwidth = bytes_per_cycle > 0 ? std::make_unique<MemoryBandwidth>(bytes_per_cycle) : nullptr;
+}
+
 DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
   DmaIn in;
   in.rd_ready = read_ready_;
   in.wr_ready = write_ready_;
+  MemoryBandwidth* bw = mem_->bandwidth.get();
+  // A read is decided first, then a write, each only when it is asked for (the ready level of a
+  // port that asks nothing does not matter to the NIC).
+  if (bw && out.rd_valid && in.rd_ready) {
+    in.rd_ready = bw->can_start(now);
+    if (in.rd_ready) bw->spend(now, static_cast<std::uint32_t>(word_bytes()));
+  }
+  if (bw && out.wr_valid && in.wr_ready) {
+    in.wr_ready = bw->can_start(now);
+    if (in.wr_ready) bw->spend(now, static_cast<std::uint32_t>(word_bytes()));
+  }
   const int words = word_bits_ / 32;
   if (!pending_.empty() && pending_.front().due <= now) {
     in.rd_valid = true;

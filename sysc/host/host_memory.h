@@ -20,6 +20,7 @@
 
 #include "sysc/fabric/flit.h"
 #include "sysc/fabric/grow_ring.h"
+#include "sysc/host/memory_bandwidth.h"
 
 namespace hxemu::sysc {
 
@@ -68,6 +69,11 @@ class HostMemory {
   std::size_t pages_allocated() const { return mem_->allocated; }
   std::size_t resident_bytes() const { return mem_->allocated * kPageBytes; }
 
+  // ---- bandwidth shared by every port and the node's engines (sysc/host/memory_bandwidth.h) ------
+  // 0: unlimited (the default). Set on any port, it applies to all ports onto the same memory.
+  void limit_bandwidth(double bytes_per_cycle);
+  MemoryBandwidth* bandwidth() const { return mem_->bandwidth.get(); }
+
   // ---- DMA side ------------------------------------------------------------------------------
   // Back-pressure levels for the coming cycles (default: always ready).
   void set_read_ready(bool r) { read_ready_ = r; }
@@ -104,6 +110,7 @@ class HostMemory {
     std::size_t size = 0;
     std::size_t allocated = 0;
     std::vector<std::unique_ptr<std::uint8_t[]>> table;
+    std::unique_ptr<MemoryBandwidth> bandwidth;   // null: unlimited
     const std::uint8_t* find(std::size_t page) const { return table[page].get(); }
     std::uint8_t* get(std::size_t page);   // allocates (zero filled) on first use
   };

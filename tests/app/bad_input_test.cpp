@@ -112,6 +112,12 @@ TEST(BadCollective, NonFiniteReduceCost) {
   }
 }
 
+TEST(BadCollective, MemoryBandwidthOutsideItsRange) {
+  for (const char* v : {"nan", "-5", "0.5", "2e6"}) {
+    expect_bad_input(collective({"--memory-bandwidth", v}), {"--memory-bandwidth", "0 (unlimited)", "1..1000000", v});
+  }
+}
+
 TEST(BadCollective, NegativeSeedOnEveryCommand) {
   const std::string cfg = config("hx2mesh-16");
   const std::vector<std::vector<std::string>> commands = {
