@@ -17,25 +17,38 @@ Dst unpack(std::uint32_t d) {
   return {c.grid_row, c.grid_col, c.local_row, c.local_col};
 }
 
+// What hx_route_hxmesh works out about a head before choosing: distances to the board edges, the
+// edge a tree-bound packet leaves through, and whether each dimension goes through its tree.
+struct HxGeometry {
+  int to_n, to_s;
+  bool leave_w, leave_n, x_tree, y_tree;
+  HxGeometry(const RouterSetup& s, const Dst& d) {
+    const int last_col = s.board_cols - 1, last_row = s.board_rows - 1;
+    const int to_w = s.local_col, to_e = last_col - s.local_col;
+    to_n = s.local_row;
+    to_s = last_row - s.local_row;
+    const int x_direct = std::abs(d.lc - s.local_col), y_direct = std::abs(d.lr - s.local_row);
+    leave_w = to_w <= to_e;
+    leave_n = to_n <= to_s;
+    const int x_via = (leave_w ? to_w : to_e) + 2 + std::min(d.lc, last_col - d.lc);
+    const int y_via = (leave_n ? to_n : to_s) + 2 + std::min(d.lr, last_row - d.lr);
+    x_tree = s.grid_cols > 1 && (d.gc != s.grid_col || x_via < x_direct);
+    y_tree = s.grid_rows > 1 && (d.gr != s.grid_row || y_via < y_direct);
+    x_enters = leave_w ? to_w == 0 : to_e == 0;
+  }
+  bool x_enters;   // the X tree port is this router's own edge port
+};
+
 RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
-  const int last_col = s.board_cols - 1, last_row = s.board_rows - 1;
-  const int to_w = s.local_col, to_e = last_col - s.local_col;
-  const int to_n = s.local_row, to_s = last_row - s.local_row;
-  const int x_direct = std::abs(d.lc - s.local_col), y_direct = std::abs(d.lr - s.local_row);
-  const bool leave_w = to_w <= to_e, leave_n = to_n <= to_s;
-  const int x_via = (leave_w ? to_w : to_e) + 2 + std::min(d.lc, last_col - d.lc);
-  const int y_via = (leave_n ? to_n : to_s) + 2 + std::min(d.lr, last_row - d.lr);
-  const bool row_trees = s.grid_cols > 1, col_trees = s.grid_rows > 1;
-  const bool x_tree = row_trees && (d.gc != s.grid_col || x_via < x_direct);
-  const bool y_tree = col_trees && (d.gr != s.grid_row || y_via < y_direct);
+  const HxGeometry g(s, d);
   RouteDecision r;
   bool enters = false;
-  if (x_tree) {
-    r.port = leave_w ? kPortW : kPortE;
-    enters = leave_w ? to_w == 0 : to_e == 0;
-  } else if (y_tree && d.lc == s.local_col) {
-    r.port = leave_n ? kPortN : kPortS;
-    enters = leave_n ? to_n == 0 : to_s == 0;
+  if (g.x_tree) {
+    r.port = g.leave_w ? kPortW : kPortE;
+    enters = g.x_enters;
+  } else if (g.y_tree && d.lc == s.local_col) {
+    r.port = g.leave_n ? kPortN : kPortS;
+    enters = g.leave_n ? g.to_n == 0 : g.to_s == 0;
   } else {
     r.port = dor_port(s.local_row, s.local_col, d.lr, d.lc);
   }
@@ -45,21 +58,13 @@ RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
 
 // hx_route_hxmesh's Y-first alternative (alt_valid_o / alt_port_o / alt_class_o).
 bool hxmesh_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteDecision& alt) {
-  const int last_row = s.board_rows - 1, last_col = s.board_cols - 1;
-  const int to_w = s.local_col, to_e = last_col - s.local_col;
-  const int to_n = s.local_row, to_s = last_row - s.local_row;
-  const int x_direct = std::abs(d.lc - s.local_col), y_direct = std::abs(d.lr - s.local_row);
-  const bool leave_w = to_w <= to_e, leave_n = to_n <= to_s;
-  const int x_via = (leave_w ? to_w : to_e) + 2 + std::min(d.lc, last_col - d.lc);
-  const int y_via = (leave_n ? to_n : to_s) + 2 + std::min(d.lr, last_row - d.lr);
-  const bool x_tree = s.grid_cols > 1 && (d.gc != s.grid_col || x_via < x_direct);
-  const bool y_tree = s.grid_rows > 1 && (d.gr != s.grid_row || y_via < y_direct);
-  const bool x_work = x_tree || d.lc != s.local_col;
-  const bool y_work = y_tree || d.lr != s.local_row;
+  const HxGeometry g(s, d);
+  const bool x_work = g.x_tree || d.lc != s.local_col;
+  const bool y_work = g.y_tree || d.lr != s.local_row;
   bool enters = false;
-  if (y_tree) {
-    alt.port = leave_n ? kPortN : kPortS;
-    enters = leave_n ? to_n == 0 : to_s == 0;
+  if (g.y_tree) {
+    alt.port = g.leave_n ? kPortN : kPortS;
+    enters = g.leave_n ? g.to_n == 0 : g.to_s == 0;
   } else {
     alt.port = d.lr < s.local_row ? kPortN : kPortS;
   }
