@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "sysc/fabric/coord_word.h"
 #include "sysc/fabric/router_ports.h"
 #include "sysc/system/route_model.h"
 
@@ -18,6 +19,7 @@ RouterBench::RouterBench(const RouterBenchConfig& cfg) : cfg_(cfg), rng_(cfg.see
   router_ = sysc::make_board_router(cfg.vcs, 256);
   sysc::RouterSetup s;
   s.mode = sysc::RouteMode::kHammingMesh;
+  s.adaptive = cfg.adaptive;
   s.local_row = cfg.row;
   s.local_col = cfg.col;
   s.board_rows = cfg.board_rows;
@@ -25,6 +27,7 @@ RouterBench::RouterBench(const RouterBenchConfig& cfg) : cfg_(cfg), rng_(cfg.see
   s.vc = sysc::make_vc_plan(cfg.vcs, 1, cfg.vcs, sysc::VcPolicy::kDynamic);
   s.out_depth.fill(cfg.out_depth);
   router_->reset(s);
+  setup_ = s;
   for (int p = 0; p < 5; ++p) {
     in_links_.emplace_back(cfg.link_latency);
     out_links_.emplace_back(cfg.link_latency);
@@ -76,6 +79,10 @@ std::uint32_t RouterBench::send(int port, int vc, int dst_row, int dst_col, int 
   p.dst_col = dst_col;
   p.flits = flits;
   p.expected_port = dor_port(dst_row, dst_col);
+  sysc::RouteDecision alt;
+  if (sysc::route_board_alternative(setup_, 0, sysc::pack_coord({0, 0, dst_row, dst_col}), alt)) {
+    p.alt_port = alt.port;
+  }
   p.created = now_;
   packets_.push_back(p);
   seen_.emplace_back(flits, false);
@@ -140,9 +147,10 @@ void RouterBench::receive(int port, const Flit& f, std::uint64_t out_cycle) {
     r.open_packet[f.vc] = id;
     r.next_flit[f.vc] = index + 1;
   }
-  if (port != p.expected_port) {
+  if (port != p.expected_port && port != p.alt_port) {
     error("packet " + std::to_string(id) + " left on port " + sysc::port_name(port) +
-          ", expected " + sysc::port_name(p.expected_port));
+          ", expected " + sysc::port_name(p.expected_port) +
+          (p.alt_port >= 0 ? std::string(" or ") + sysc::port_name(p.alt_port) : std::string()));
   }
   if (index < 0 || index >= p.flits) {
     error("packet " + std::to_string(id) + " flit index out of range");

@@ -35,6 +35,7 @@ struct RouterBenchConfig {
   int row = 1;
   int col = 1;
   std::uint64_t seed = 1;
+  bool adaptive = false;   // router.routing "adaptive": the Y-first port is allowed too
 };
 
 struct BenchPacket {
@@ -45,6 +46,7 @@ struct BenchPacket {
   int dst_col = 0;
   int flits = 1;
   int expected_port = 0;   // where DOR must send it
+  int alt_port = -1;       // adaptive: the Y-first port it may take instead (-1: none)
   std::uint64_t created = 0;  // cycle send() queued it
 };
 
@@ -119,6 +121,7 @@ class RouterBench {
   void error(const std::string& what);
 
   RouterBenchConfig cfg_;
+  sysc::RouterSetup setup_;
   std::unique_ptr<sysc::BoardRouterBlock> router_;
   std::vector<sysc::Link> in_links_;    // sender -> router, credits back
   std::vector<sysc::Link> out_links_;   // router -> receiver, credits back

@@ -152,6 +152,35 @@ TEST(Router, NeverSendsWithoutCreditAndReturnsEveryCredit) {
   expect_fifo_per_input_vc(b);
 }
 
+// Adaptive routing (rtl/route/hx_route_board.sv): the route is chosen when a head arrives, so a
+// head bound south-east takes S instead of E when, at its arrival, E has fewer free credits by more
+// than half its buffering (2 VCs x 8 = 16 slots: a margin of 8). E is stalled and filled first by
+// packets from W (east only); then 20 packets from L to (2,2) all go S; 6 more to (0,2) (east,
+// then north) never turn north first (north-last) and wait for E. Released, all arrive once,
+// intact. Deterministic mode sends everything east.
+TEST(Router, AdaptiveTakesTheYFirstPortWhenTheXPortIsCongested) {
+  for (bool adaptive : {false, true}) {
+    RouterBenchConfig cfg;
+    cfg.vcs = 2;
+    cfg.adaptive = adaptive;
+    RouterBench b(cfg);
+    b.set_stalled(E, true);
+    for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only
+    for (int i = 0; i < 200; ++i) b.step();
+    EXPECT_EQ(b.flits_out(E), static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth));
+    for (int i = 0; i < 20; ++i) b.send(L, i % 2, 2, 2, 4);  // (2,2): E then S, or S then E
+    for (int i = 0; i < 6; ++i) b.send(L, i % 2, 0, 2, 4);   // (0,2): E then N
+    for (int i = 0; i < 2000; ++i) b.step();
+    EXPECT_EQ(b.flits_out(E), static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth));
+    EXPECT_EQ(b.flits_out(N), 0u) << "north-last: no north move while east remains";
+    EXPECT_EQ(b.flits_out(S), adaptive ? 20u * 4u : 0u);
+    b.set_stalled(E, false);
+    ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
+    EXPECT_EQ(b.packets_done(), 34u);
+    expect_clean(b);
+  }
+}
+
 // An output stalled for a long time, then released: the router holds at most what the receiver's
 // buffers allow, and after release everything arrives once, in order, intact.
 TEST(Router, BackPressureStallThenRelease) {
