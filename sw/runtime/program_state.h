@@ -6,8 +6,9 @@
 //
 // Per cycle a host: reports what it saw, in HostEngine::collect's order (each rail's TX then RX
 // completions, rails in order, then finished reduction-engine jobs), then start_ready().
-//   put     running from its start until the rail's TX completion that matches it (TX completions
-//           of a rail come in posting order; the oldest running put of the rail is the one)
+//   put     running from its start until the rail's TX completion that matches it (the NIC
+//           interleaves messages, so completions come in the order puts finish: the oldest running
+//           put of the rail with the completion's destination and tag is the one)
 //   recv    finishes at start if its message (rail, peer, tag) already arrived, else at the arrival
 //   reduce / copy  running until engine_done()
 //   join    finishes at start
