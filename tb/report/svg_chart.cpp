@@ -323,6 +323,24 @@ std::string viridis(double t) {
 
 constexpr const char* kNoDataColour = "#BBBBBB";
 
+// The y axis both charts share: grid lines, tick marks and labels at `ya`'s ticks across
+// [left, right], for a plot area whose bottom edge is at `bottom` and height `plot_h`.
+void draw_y_ticks(std::string& out, const Axis& ya, double left, double right, double bottom, double plot_h) {
+  for (const Tick& t : ya.ticks) {
+    const double y = bottom - ya.frac(t.value) * plot_h;
+    out += svg_line(left, y, right, y, "stroke=\"#E5E5E5\"");
+    out += svg_line(left - 5, y, left, y, "stroke=\"#333333\"");
+    out += svg_text(left - 8, y + 4, "end", t.label);
+  }
+}
+
+// The y-axis label, written upwards beside a plot area starting at `top` of height `plot_h`.
+std::string y_label_text(const std::string& label, double top, double plot_h) {
+  const double x = 18, y = top + plot_h / 2;
+  return svg_text(x, y, "middle", label,
+                  "class=\"y-label\" transform=\"rotate(-90 " + px(x) + " " + px(y) + ")\"");
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -405,19 +423,11 @@ std::string render_line_chart(const LineChart& c) {
     out += svg_line(to_x(v), bottom, to_x(v), bottom + 3, "stroke=\"#333333\"");
   for (double v : ya.minor)
     out += svg_line(left - 3, to_y(v), left, to_y(v), "stroke=\"#333333\"");
-  for (const Tick& t : ya.ticks) {
-    const double y = to_y(t.value);
-    out += svg_line(left, y, right, y, "stroke=\"#E5E5E5\"");
-    out += svg_line(left - 5, y, left, y, "stroke=\"#333333\"");
-    out += svg_text(left - 8, y + 4, "end", t.label);
-  }
+  draw_y_ticks(out, ya, left, right, bottom, kPlotH);
   out += "<rect x=\"" + px(left) + "\" y=\"" + px(top) + "\" width=\"" + px(kPlotW) +
          "\" height=\"" + px(kPlotH) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
   out += svg_text(left + kPlotW / 2, bottom + 44, "middle", c.x_label, "class=\"x-label\"");
-  const double y_label_x = 18, y_label_y = top + kPlotH / 2;
-  out += svg_text(y_label_x, y_label_y, "middle", c.y_label,
-                  "class=\"y-label\" transform=\"rotate(-90 " + px(y_label_x) + " " +
-                      px(y_label_y) + ")\"");
+  out += y_label_text(c.y_label, top, kPlotH);
   out += "</g>\n";
   if (drawable == 0)
     out += svg_text(left + kPlotW / 2, top + kPlotH / 2, "middle", "no data", "fill=\"#777777\"");
@@ -529,18 +539,10 @@ std::string render_bar_chart(const BarChart& c) {
   std::string out = svg_header(width, height, c.title);
   out += svg_text(width / 2, 28, "middle", c.title, "font-size=\"16\" font-weight=\"bold\"");
   out += "<g class=\"axes\">\n";
-  for (const Tick& t : ya.ticks) {
-    const double y = to_y(t.value);
-    out += svg_line(left, y, right, y, "stroke=\"#E5E5E5\"");
-    out += svg_line(left - 5, y, left, y, "stroke=\"#333333\"");
-    out += svg_text(left - 8, y + 4, "end", t.label);
-  }
+  draw_y_ticks(out, ya, left, right, bottom, kPlotH);
   out += "<rect x=\"" + px(left) + "\" y=\"" + px(top) + "\" width=\"" + px(plot_w) +
          "\" height=\"" + px(kPlotH) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
-  const double y_label_x = 18, y_label_y = top + kPlotH / 2;
-  out += svg_text(y_label_x, y_label_y, "middle", c.y_label,
-                  "class=\"y-label\" transform=\"rotate(-90 " + px(y_label_x) + " " +
-                      px(y_label_y) + ")\"");
+  out += y_label_text(c.y_label, top, kPlotH);
   out += "</g>\n";
   if (c.bars.empty())
     out += svg_text(left + plot_w / 2, top + kPlotH / 2, "middle", "no data", "fill=\"#777777\"");
