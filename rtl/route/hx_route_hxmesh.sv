@@ -86,13 +86,29 @@ module hx_route_hxmesh #(
     .port_o    (dor_port)
   );
 
+  // The Y port: toward the column tree's edge when the row dimension goes through it, else along
+  // the board's column. The deterministic route takes it once X is done; the adaptive one may
+  // take it first.
+  logic       x_work, y_work;   // the dimension still has moves (on the board or through its tree)
+  logic [2:0] y_port;
+  logic       y_enters_tree;
+  always_comb begin
+    if (y_tree) begin
+      y_port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      y_enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
+    end else begin
+      y_port = (dst_lr_i < my_lr_i) ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      y_enters_tree = 1'b0;
+    end
+  end
+
   always_comb begin
     if (x_tree) begin
       port = leave_w ? 3'(HX_PORT_W) : 3'(HX_PORT_E);
       enters_tree = leave_w ? (to_w == '0) : (to_e == '0);
     end else if (y_tree && (dst_lc_i == my_lc_i)) begin
-      port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
-      enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
+      port = y_port;   // the column tree's edge (y_port below)
+      enters_tree = y_enters_tree;
     end else begin
       port = dor_port;
       enters_tree = 1'b0;
@@ -102,19 +118,9 @@ module hx_route_hxmesh #(
   end
 
   // ---- the Y-first alternative ------------------------------------------------------------------
-  logic       x_work, y_work;   // the dimension still has moves (on the board or through its tree)
-  logic [2:0] y_port;
-  logic       y_enters_tree;
   always_comb begin
     x_work = x_tree || (dst_lc_i != my_lc_i);
     y_work = y_tree || (dst_lr_i != my_lr_i);
-    if (y_tree) begin
-      y_port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
-      y_enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
-    end else begin
-      y_port = (dst_lr_i < my_lr_i) ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
-      y_enters_tree = 1'b0;
-    end
     alt_valid_o = x_work && y_work && !(y_port == 3'(HX_PORT_N) && !y_enters_tree);
     alt_port_o  = y_port;
     alt_class_o = y_enters_tree ? in_class_i + CLW'(1) : in_class_i;

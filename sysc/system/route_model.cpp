@@ -35,8 +35,19 @@ struct HxGeometry {
     x_tree = s.grid_cols > 1 && (d.gc != s.grid_col || x_via < x_direct);
     y_tree = s.grid_rows > 1 && (d.gr != s.grid_row || y_via < y_direct);
     x_enters = leave_w ? to_w == 0 : to_e == 0;
+    // The Y port: the column tree's edge when the row dimension goes through it, else along the
+    // board's column (hx_route_hxmesh y_port / y_enters_tree).
+    if (y_tree) {
+      y_port = leave_n ? kPortN : kPortS;
+      y_enters = leave_n ? to_n == 0 : to_s == 0;
+    } else {
+      y_port = d.lr < s.local_row ? kPortN : kPortS;
+      y_enters = false;
+    }
   }
   bool x_enters;   // the X tree port is this router's own edge port
+  int y_port;
+  bool y_enters;
 };
 
 RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
@@ -47,8 +58,8 @@ RouteDecision route_hxmesh(const RouterSetup& s, int in_class, const Dst& d) {
     r.port = g.leave_w ? kPortW : kPortE;
     enters = g.x_enters;
   } else if (g.y_tree && d.lc == s.local_col) {
-    r.port = g.leave_n ? kPortN : kPortS;
-    enters = g.leave_n ? g.to_n == 0 : g.to_s == 0;
+    r.port = g.y_port;
+    enters = g.y_enters;
   } else {
     r.port = dor_port(s.local_row, s.local_col, d.lr, d.lc);
   }
@@ -61,15 +72,9 @@ bool hxmesh_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteD
   const HxGeometry g(s, d);
   const bool x_work = g.x_tree || d.lc != s.local_col;
   const bool y_work = g.y_tree || d.lr != s.local_row;
-  bool enters = false;
-  if (g.y_tree) {
-    alt.port = g.leave_n ? kPortN : kPortS;
-    enters = g.leave_n ? g.to_n == 0 : g.to_s == 0;
-  } else {
-    alt.port = d.lr < s.local_row ? kPortN : kPortS;
-  }
-  alt.out_class = enters ? (in_class + 1) & 3 : in_class;
-  return x_work && y_work && !(alt.port == kPortN && !enters);
+  alt.port = g.y_port;
+  alt.out_class = g.y_enters ? (in_class + 1) & 3 : in_class;
+  return x_work && y_work && !(alt.port == kPortN && !g.y_enters);
 }
 
 RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const Dst& d) {
