@@ -12,6 +12,7 @@
 #include "tb/report_io.h"
 #include "sysc/harness/sc_harness.h"
 #include "tb/traffic/logical_grid.h"
+#include "tb/traffic/nic_traffic_run.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
 #include "tb/traffic/sweep.h"
@@ -33,6 +34,8 @@ struct TrafficOpts {
   std::uint64_t stall_cycles = 20000, max_age = 0;
   bool links = false;
   bool quiet = false;
+  std::string endpoints = "synthetic";   // traffic only: "nic" drives the real NICs
+  int rails = 4;
 };
 
 void add_common(CLI::App* sub, TrafficOpts& o) {
@@ -90,7 +93,12 @@ tb::OutputFiles check_outputs(const TrafficOpts& o) {
 void check_traffic_options(const sysc::SystemConfig& cfg, const TrafficOpts& o) {
   const tb::TrafficSystem ts(cfg);
   (void)tb::TrafficPattern(o.pattern, tb::LogicalGrid(ts.sys()), o.seed);
-  (void)tb::PacketSize(o.packet_flits, cfg.max_packet_flits);
+  const tb::PacketSize sizes(o.packet_flits, cfg.max_packet_flits);
+  if (o.endpoints == "nic" && sizes.min() < 2) {
+    throw std::invalid_argument("--packet-flits '" + o.packet_flits + "': with --endpoints nic every "
+                                "packet is a message with a payload, so packets need 2.." +
+                                std::to_string(cfg.max_packet_flits) + " flits");
+  }
 }
 
 void print_point_header() {
@@ -128,18 +136,29 @@ int run_traffic_cmd(const TrafficOpts& o) {
   auto files = check_outputs(o);
   check_traffic_options(cfg, o);
   const auto rc = run_config(o);
-  fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/node/cycle, {} warm-up + {} "
-             "measured cycles, seed {}\n",
-             cfg.name, o.pattern, o.packet_flits, o.load, o.warmup, o.measure, o.seed);
+  const bool nic = o.endpoints == "nic";
+  // Load and throughput are per injection port: the node's one endpoint, or each of its NICs.
+  const char* port = nic ? "NIC" : "node";
+  fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/{}/cycle, {} warm-up + {} "
+             "measured cycles, seed{}\n",
+             cfg.name, o.pattern, o.packet_flits, o.load, port, o.warmup, o.measure,
+             fmt::format(" {}", o.seed) + (nic ? ", through the NICs" : ""));
   std::fflush(stdout);
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   progress.set_total_cycles(o.warmup + o.measure);   // the drain, usually short, comes on top
-  const auto r = tb::run_traffic(cfg, rc, harness_of(o), &progress);
+  const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o), &progress)
+                     : tb::run_traffic(cfg, rc, harness_of(o), &progress);
   progress.clear();
   fmt::print("  pattern      {}\n", r.pattern_description);
-  fmt::print("  throughput   offered {:.4f}, accepted {:.4f} flits/node/cycle (min {:.4f}, max "
-             "{:.4f} per node) = {:.1f} Gb/s per node\n",
-             r.offered, r.accepted, r.accepted_min, r.accepted_max, r.accepted * r.link_gbps);
+  if (nic) {
+    fmt::print("  NICs         {} per accelerator, {} in all; one message per packet, bytes checked "
+               "where they land\n",
+               r.rails, r.rails * r.nodes);
+  }
+  fmt::print("  throughput   offered {:.4f}, accepted {:.4f} flits/{}/cycle (min {:.4f}, max "
+             "{:.4f} per {}) = {:.1f} Gb/s per {}\n",
+             r.offered, r.accepted, port, r.accepted_min, r.accepted_max, port,
+             r.accepted * r.link_gbps, port);
   auto lat = [](const tb::LatencyStats& s) {
     return fmt::format("min {} mean {:.2f} p50 {} p99 {} p99.9 {} max {}", s.min(), s.mean(),
                        s.percentile(0.5), s.percentile(0.99), s.percentile(0.999), s.max());
@@ -147,9 +166,20 @@ int run_traffic_cmd(const TrafficOpts& o) {
   fmt::print("  packets      {} measured (created in the window): {} delivered, {} withdrawn unsent "
              "after the drain limit\n",
              r.measured_packets, r.delivered_packets, r.withdrawn_packets);
-  fmt::print("  packet lat.  {} cycles ({} delivered packets; zero-load model {:.2f})\n",
-             lat(r.packet_latency), r.packet_latency.count(), r.zero_load_packet_latency);
-  fmt::print("  network lat. {} cycles\n", lat(r.network_latency));
+  if (nic) {
+    fmt::print("  messages     {} puts posted, {} packets landed intact, {} messages completed to "
+               "their hosts (whole run)\n",
+               r.posted, r.landed, r.released);
+  }
+  if (nic) {
+    fmt::print("  packet lat.  {} cycles ({} delivered; message created -> last byte in the "
+               "destination's memory)\n",
+               lat(r.packet_latency), r.packet_latency.count());
+  } else {
+    fmt::print("  packet lat.  {} cycles ({} delivered packets; zero-load model {:.2f})\n",
+               lat(r.packet_latency), r.packet_latency.count(), r.zero_load_packet_latency);
+  }
+  fmt::print("  network lat. {} cycles{}\n", lat(r.network_latency), nic ? " (put posted -> landed)" : "");
   if (r.has_trees) {
     fmt::print("  split        on-board {:.2f}, trees {:.2f} cycles (mean, packets that cross a tree)\n",
                r.board_latency_mean, r.tree_latency_mean);
@@ -277,7 +307,15 @@ void add_traffic(CLI::App& app, Action& action) {
   auto o = std::make_shared<TrafficOpts>();
   auto* sub = app.add_subcommand("traffic", "one point of synthetic traffic: throughput, latency");
   add_common(sub, *o);
-  sub->add_option("--load", o->load, "offered flits per node per cycle")->check(finite_range(0.0, 1.0));
+  sub->add_option("--load", o->load, "offered flits per node (per NIC with --endpoints nic) per cycle")
+      ->check(finite_range(0.0, 1.0));
+  sub->add_option("--endpoints", o->endpoints,
+                  "synthetic: testbench packet endpoints, one per node; nic: the real NICs (one per "
+                  "rail) driven by host traffic generators, every packet's bytes checked")
+      ->check(CLI::IsMember({"synthetic", "nic"}));
+  sub->add_option("--rails", o->rails, "NICs per accelerator with --endpoints nic (the topology may "
+                                       "have fewer)")
+      ->check(CLI::Range(1, 4));
   sub->callback([o, &action] { action = [o] { return run_traffic_cmd(*o); }; });
 }
 

@@ -136,7 +136,8 @@ void Network::step_block(int i, std::uint64_t now) {
     if (b.flit_out_valid(p)) {
       b.flit_out(p, f);
       bool drop = false;
-      if (pl.tx == fault_link_ && fault_ != LinkFault::kNone) {
+      if (pl.tx == fault_link_ && fault_ != LinkFault::kNone &&
+          !(fault_ == LinkFault::kFlipBodyBit && f.head)) {
         drop = fault_ == LinkFault::kDrop;
         if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
         fault_ = LinkFault::kNone;

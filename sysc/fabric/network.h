@@ -129,7 +129,9 @@ class Network {
 
   // Fault injection (for testing the checkers): the next flit sent on `link` is dropped, or has one
   // payload bit flipped.
-  enum class LinkFault { kNone, kDrop, kFlipBit };
+  // kFlipBit flips a bit of the next flit's upper payload; kFlipBodyBit waits for a body or tail
+  // flit (a head's upper bits may be unused by the packet's format).
+  enum class LinkFault { kNone, kDrop, kFlipBit, kFlipBodyBit };
   void inject_fault(int link, LinkFault f) { fault_link_ = link; fault_ = f; }
 
   // Flits on links plus flits moved by blocks since the last call: progress for a watchdog.

@@ -48,7 +48,14 @@ void NicNode::tick() {
   const bool tx = nic_->txc_valid(), rx = nic_->rxc_valid();
   const TxCompletion txc = tx ? nic_->txc() : TxCompletion{};
   const RxLanding rxc = rx ? nic_->rxc() : RxLanding{};
-  serve_dma(*nic_, *mem_, now);
+  if (observer_) {
+    const DmaOut o = nic_->dma_out();
+    const DmaIn in = mem_->cycle(now, o);
+    nic_->set_dma_in(in);
+    if (o.wr_valid && in.wr_ready) observer_->written(rail_, o, now);
+  } else {
+    serve_dma(*nic_, *mem_, now);
+  }
   nic_->tick();
   if (offer) {
     cmds_.pop_front();
@@ -56,6 +63,7 @@ void NicNode::tick() {
   }
   if (tx) txq_.push_back({now, txc});
   if (rx) {
+    if (observer_) observer_->landed(rail_, rxc, now);
     rx_.add(rxc);
     RxCompletion c;
     while (rx_.pop(c)) rxq_.push_back({now, c});

@@ -20,6 +20,16 @@
 
 namespace hxemu::sysc {
 
+// Sees what a NIC's receive side does, in the cycle it does it: every DMA write memory accepts and
+// every packet landing (its bytes all in host memory, reported before the host's per-message
+// count). A testbench checks received data there (tb/traffic/nic_traffic_host.h).
+class LandingObserver {
+ public:
+  virtual ~LandingObserver() = default;
+  virtual void written(int rail, const DmaOut& w, std::uint64_t now) = 0;
+  virtual void landed(int rail, const RxLanding& l, std::uint64_t now) = 0;
+};
+
 class NicNode final : public LinkBlock {
  public:
   NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node, int rail,
@@ -55,6 +65,8 @@ class NicNode final : public LinkBlock {
   bool error() const override { return nic_->error() || !rx_.error().empty(); }
   // The host's per-message count of RX landings (why it is on the host: message_assembler.h).
   const MessageAssembler& assembler() const { return rx_; }
+  // Optional (nullptr: none); called from tick(), so it must belong to this node's partition.
+  void set_landing_observer(LandingObserver* o) { observer_ = o; }
 
  private:
   template <class T>
@@ -70,6 +82,7 @@ class NicNode final : public LinkBlock {
   GrowRing<Stamped<TxCompletion>> txq_;
   GrowRing<Stamped<RxCompletion>> rxq_;
   MessageAssembler rx_;
+  LandingObserver* observer_ = nullptr;
   std::uint64_t puts_accepted_ = 0;
   // The NIC idle and no DMA read in flight, as of the last edge: both change only in tick(), and
   // reading them there (in cache) spares idle() two cache misses per cycle on thousands of NICs.

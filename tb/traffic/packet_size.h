@@ -18,6 +18,7 @@ class PacketSize {
   double mean() const;
   const std::string& spec() const { return spec_; }
   int max() const { return std::max(a_, b_); }
+  int min() const { return std::min(a_, b_); }
 
  private:
   enum class Kind { kFixed, kUniform, kBimodal };

@@ -282,6 +282,30 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     res.board_latency_mean = board_part / static_cast<double>(with_tree);
   }
 
+  fill_network_figures(sys, window_link_flits, window, res);
+
+  sysc::Fnv64 digest;
+  for (const auto& r : sb.records()) {
+    digest.add(r.spec.id);
+    digest.add(static_cast<std::uint64_t>(r.spec.src));
+    digest.add(static_cast<std::uint64_t>(r.spec.dst));
+    digest.add(r.injected);
+    digest.add(r.delivery.head_arrival);
+    digest.add(r.delivery.tail_arrival);
+    digest.add(static_cast<std::uint64_t>(r.delivery.vc));
+  }
+  res.arrival_digest = digest.hex();
+
+  for (const auto& e : sb.errors()) res.errors.push_back(e);
+  if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
+  res.checks_passed = res.errors.empty() && res.drained;
+  judge_saturation(res, cfg.saturation);
+  return res;
+}
+
+void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64_t>& window_link_flits,
+                          double window, TrafficRunResult& res) {
+  const sysc::Network& net = sys.net();
   for (int l = 0; l < net.links(); ++l) {
     const auto& info = net.link_info(l);
     res.links.push_back({l, port_label(sys, info.from), port_label(sys, info.to),
@@ -307,8 +331,10 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   }
   // Heat map: per node (logical grid order) the busiest output link of its router (or its leaf
   // port for the fat tree).
+  const LogicalGrid grid(sys);
   res.grid_rows = grid.rows();
   res.grid_cols = grid.cols();
+  const int n = sys.nodes();
   res.node_link_utilization.assign(n, 0.0);
   for (int idx = 0; idx < n; ++idx) {
     const int node = grid.node_at(idx);
@@ -325,24 +351,6 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     }
     res.node_link_utilization[idx] = best;
   }
-
-  sysc::Fnv64 digest;
-  for (const auto& r : sb.records()) {
-    digest.add(r.spec.id);
-    digest.add(static_cast<std::uint64_t>(r.spec.src));
-    digest.add(static_cast<std::uint64_t>(r.spec.dst));
-    digest.add(r.injected);
-    digest.add(r.delivery.head_arrival);
-    digest.add(r.delivery.tail_arrival);
-    digest.add(static_cast<std::uint64_t>(r.delivery.vc));
-  }
-  res.arrival_digest = digest.hex();
-
-  for (const auto& e : sb.errors()) res.errors.push_back(e);
-  if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
-  res.checks_passed = res.errors.empty() && res.drained;
-  judge_saturation(res, cfg.saturation);
-  return res;
 }
 
 void judge_saturation(TrafficRunResult& r, const SaturationRule& rule) {
@@ -360,9 +368,9 @@ std::string TrafficRunResult::verdict() const {
   if (!saturated) return fmt::format("every measured packet delivered once, intact ({})", measured_packets);
   std::vector<std::string> why;
   if (saturation.accepted_below_offered) {
-    why.push_back(fmt::format("accepted {:.4f} of {:.4f} flits/node/cycle offered ({:.1f}% short, "
+    why.push_back(fmt::format("accepted {:.4f} of {:.4f} flits/{}/cycle offered ({:.1f}% short, "
                               "tolerance {:g}%)",
-                              accepted, offered, offered > 0 ? 100 * (1 - accepted / offered) : 0,
+                              accepted, offered, endpoints == "nic" ? "NIC" : "node", offered > 0 ? 100 * (1 - accepted / offered) : 0,
                               100 * cfg.saturation.tolerance));
   }
   if (saturation.drain_limit_hit) {
@@ -390,6 +398,9 @@ std::string TrafficRunResult::verdict() const {
 
 nlohmann::json TrafficRunResult::json(bool with_links) const {
   nlohmann::json j;
+  j["endpoints"] = endpoints;
+  j["rails"] = rails;
+  if (endpoints == "nic") j["messages"] = {{"posted", posted}, {"landed", landed}, {"completed", released}};
   j["pattern"] = cfg.pattern;
   j["pattern_description"] = pattern_description;
   j["packet_flits"] = cfg.packet_flits;

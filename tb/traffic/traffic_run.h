@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sysc/system/system.h"
 #include "sysc/system/system_config.h"
 #include "sysc/harness/harness.h"
 #include "tb/progress.h"
@@ -72,6 +73,13 @@ struct PortStall {
 
 struct TrafficRunResult {
   TrafficRunConfig cfg;
+  // "synthetic" (testbench packet endpoints, one per node) or "nic" (the real NICs, one per rail,
+  // driven by host traffic generators: tb/traffic/nic_traffic_run.h). Load, throughput and packet
+  // counts are per injection port: per node for synthetic endpoints, per NIC for NICs.
+  std::string endpoints = "synthetic";
+  int rails = 1;
+  // NIC endpoints: puts posted, packets landed (and checked) and messages completed to the host.
+  std::uint64_t posted = 0, landed = 0, released = 0;
   std::string pattern_description;
   double mean_packet_flits = 0;
   int nodes = 0;
@@ -120,6 +128,11 @@ struct TrafficRunResult {
 
 // The saturation rule applied to a finished point (sets saturation and saturated).
 void judge_saturation(TrafficRunResult& r, const SaturationRule& rule);
+
+// Per-link utilisation (flits each directed link carried in the window / window cycles), port
+// stalls, and the per-node heat map of the busiest router output, from a finished run's network.
+void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64_t>& window_link_flits,
+                          double window, TrafficRunResult& res);
 
 // progress (optional): phases and cycles of the run are reported to it.
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,

@@ -428,6 +428,31 @@ TEST(LatencyStats, EmptyAndJson) {
   EXPECT_EQ(j["histogram"].size(), 20u);   // range 76: width 4, edges 24..100
 }
 
+// Counts per value: samples far beyond the dense range, merging and a round trip through the
+// byte string an MPI gather carries give the statistics of all the samples added in one place.
+TEST(LatencyStats, MergeAndEncodeKeepEverySample) {
+  tb::LatencyStats all, a, b;
+  const std::uint64_t values[] = {5, 5, 9, 70000, 12, 5, 1000000, 70000, 3};
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    all.add(values[i]);
+    (i % 2 ? a : b).add(values[i]);
+  }
+  tb::LatencyStats merged = a;
+  merged.merge(b);
+  tb::LatencyStats decoded;
+  decoded.merge_encoded(a.encode());
+  decoded.merge_encoded(b.encode());
+  for (const tb::LatencyStats* s : {&merged, &decoded}) {
+    EXPECT_EQ(s->json(), all.json());
+    EXPECT_EQ(s->count(), 9u);
+    EXPECT_EQ(s->min(), 3u);
+    EXPECT_EQ(s->max(), 1000000u);
+    EXPECT_EQ(s->percentile(0.5), 9u);
+    EXPECT_EQ(s->percentile(0.8), 70000u);
+  }
+  EXPECT_THROW(decoded.merge_encoded("abc"), std::invalid_argument);
+}
+
 // ---- Scoreboard -------------------------------------------------------------------------------
 
 tb::PacketSpec spec(std::uint64_t id, int src, int dst, int flits = 4) {
