@@ -4,7 +4,7 @@
 set(HX_FLIT_BITS 256 CACHE STRING "payload bits per flit of the verilated models")
 # 6: HammingMesh's 3 VC classes x 2; with the 8-VC models instead, 2 VCs per port stay unused and
 # every router and NIC evaluates them (same results, 7-10% slower on hx4mesh-1024).
-set(HX_ROUTER_VCS "2;4;6;8" CACHE STRING "VCs per port of the board-router variants")
+set(HX_ROUTER_VCS "2;4;6;8;12" CACHE STRING "VCs per port of the board-router variants")
 set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC of the switches and NICs, and the largest board-router variant")
 
 set(HX_REGISTRY_INCLUDES "")

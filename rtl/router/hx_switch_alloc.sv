@@ -1,10 +1,15 @@
-// hx_switch_alloc -- separable input-first switch allocator built from round-robin arbiters.
+// hx_switch_alloc -- separable input-first switch allocator built from round-robin arbiters, with
+// two iterations (iSLIP-style).
 //
-// Stage 1: every input port picks one of its eligible VCs (round robin over V).
-// Stage 2: every output port picks one of the inputs whose pick asks for it (round robin over P).
-// Promise: at most one flit per input and per output per cycle. An input arbiter only advances when
-// its pick won at the output, an output arbiter whenever it grants, so under sustained contention
-// every input gets an equal share of an output and every VC of an input an equal share of the input.
+// Iteration 1: every input port picks one of its eligible VCs (round robin over V); every output
+// port picks one of the inputs whose pick asks for it (round robin over P).
+// Iteration 2: an input that lost picks again among its VCs that ask for an output nobody won in
+// iteration 1, and those outputs pick among them. It fills the matching that one iteration leaves
+// short when several inputs' picks collide on one output while their other VCs wait for idle ones
+// (head-of-line blocking across an input's VCs).
+// Promise: at most one flit per input and per output per cycle. An arbiter only advances when its
+// pick won, so under sustained contention every input gets an equal share of an output and every VC
+// of an input an equal share of the input.
 module hx_switch_alloc #(
   parameter int P  = 5,
   parameter int V  = 2,
@@ -26,6 +31,15 @@ module hx_switch_alloc #(
   logic [P-1:0]  out_grant [P];
   logic [PW-1:0] out_idx [P];
   logic [P-1:0]  out_any;
+  logic [P-1:0]  win1;          // input won in iteration 1
+  // iteration 2
+  logic [P-1:0]  any2;
+  logic [PW-1:0] port2 [P];
+  logic [P-1:0]  out_req2 [P];
+  logic [P-1:0]  out_grant2 [P];
+  logic [PW-1:0] out_idx2 [P];
+  logic [P-1:0]  out_any2;
+  logic [P-1:0]  win2;
 
   for (genvar p = 0; p < P; p++) begin : gen_in
     logic [V-1:0]  grant;
@@ -34,15 +48,37 @@ module hx_switch_alloc #(
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .req_i       (req_i[p*V +: V]),
-      .accept_i    (in_win_o[p]),
+      .accept_i    (win1[p]),
       .grant_o     (grant),
       .grant_idx_o (idx),
       .any_o       (in_any[p])
     );
     logic unused_grant;
     assign unused_grant = ^grant;
-    assign in_vc_o[p*VW +: VW] = idx;
     assign in_port[p] = port_i[(p*V + 32'(idx))*PW +: PW];
+
+    // Iteration 2: the VCs of a losing input that ask for an output left free.
+    logic [V-1:0]  req2;
+    logic [V-1:0]  grant2;
+    logic [VW-1:0] pick2;
+    always_comb begin
+      for (int v = 0; v < V; v++) begin
+        req2[v] = !win1[p] && req_i[p*V + v] && !out_any[32'(port_i[(p*V + v)*PW +: PW])];
+      end
+    end
+    hx_arb_rr #(.N(V), .IW(VW)) u_arb2 (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .req_i       (req2),
+      .accept_i    (win2[p]),
+      .grant_o     (grant2),
+      .grant_idx_o (pick2),
+      .any_o       (any2[p])
+    );
+    logic unused_grant2;
+    assign unused_grant2 = ^grant2;
+    assign port2[p] = port_i[(p*V + 32'(pick2))*PW +: PW];
+    assign in_vc_o[p*VW +: VW] = win2[p] ? pick2 : idx;
   end
 
   always_comb begin
@@ -63,15 +99,41 @@ module hx_switch_alloc #(
       .grant_idx_o (out_idx[o]),
       .any_o       (out_any[o])
     );
-    assign out_valid_o[o] = out_any[o];
-    assign out_in_o[o*PW +: PW] = out_idx[o];
+    hx_arb_rr #(.N(P), .IW(PW)) u_arb2 (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .req_i       (out_req2[o]),
+      .accept_i    (1'b1),
+      .grant_o     (out_grant2[o]),
+      .grant_idx_o (out_idx2[o]),
+      .any_o       (out_any2[o])
+    );
+    assign out_valid_o[o] = out_any[o] || out_any2[o];
+    assign out_in_o[o*PW +: PW] = out_any[o] ? out_idx[o] : out_idx2[o];
   end
 
   always_comb begin
-    in_win_o = '0;
+    win1 = '0;
     for (int o = 0; o < P; o++) begin
-      in_win_o = in_win_o | out_grant[o];
+      win1 = win1 | out_grant[o];
     end
+  end
+
+  // Only outputs free after iteration 1 receive iteration-2 requests (req2 masks the others).
+  always_comb begin
+    for (int o = 0; o < P; o++) begin
+      for (int i = 0; i < P; i++) begin
+        out_req2[o][i] = any2[i] && (32'(port2[i]) == o);
+      end
+    end
+  end
+
+  always_comb begin
+    win2 = '0;
+    for (int o = 0; o < P; o++) begin
+      win2 = win2 | out_grant2[o];
+    end
+    in_win_o = win1 | win2;
   end
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
@@ -84,8 +146,8 @@ module hx_switch_alloc #(
     seen = '0;
     won_twice = '0;
     for (int o = 0; o < P; o++) begin
-      won_twice = won_twice | (seen & out_grant[o]);
-      seen = seen | out_grant[o];
+      won_twice = won_twice | (seen & (out_grant[o] | out_grant2[o]));
+      seen = seen | out_grant[o] | out_grant2[o];
     end
   endfunction
   function automatic [P-1:0] won_unasked();
