@@ -58,12 +58,19 @@ module hx_switch_alloc #(
     assign in_port[p] = port_i[(p*V + 32'(idx))*PW +: PW];
 
     // Iteration 2: the VCs of a losing input that ask for an output left free.
-    logic [V-1:0]  req2;
-    logic [V-1:0]  grant2;
-    logic [VW-1:0] pick2;
+    logic [V-1:0]    req2;
+    logic [V-1:0]    grant2;
+    logic [VW-1:0]   pick2;
+    logic            lost1;
+    logic [V-1:0]    my_req;
+    logic [V*PW-1:0] my_ports;
+    // (Slices taken outside the process: Icarus does not take constant selects inside always_*.)
+    assign lost1    = in_any[p] && !win1[p];
+    assign my_req   = req_i[p*V +: V];
+    assign my_ports = port_i[p*V*PW +: V*PW];
     always_comb begin
       for (int v = 0; v < V; v++) begin
-        req2[v] = !win1[p] && req_i[p*V + v] && !out_any[32'(port_i[(p*V + v)*PW +: PW])];
+        req2[v] = lost1 && my_req[v] && !out_any[32'(my_ports[v*PW +: PW])];
       end
     end
     hx_arb_rr #(.N(V), .IW(VW)) u_arb2 (
