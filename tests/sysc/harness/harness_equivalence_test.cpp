@@ -54,7 +54,7 @@ sysc::HarnessFactory threads(int t) {
 // observers merged after each run. Any thread count, and runs that stop mid-window (step 7 is
 // not a multiple of the 11-cycle window), give the plain loop's cycles exactly.
 TEST(HarnessEquivalence, ParallelAnyThreadCountIsBitIdenticalToPlainLoop) {
-  for (const char* cfg : {"hx2mesh-16", "torus-64", "fattree-64"}) {
+  for (const char* cfg : {"hx2mesh-16", "torus-64", "fattree-64", "dragonfly-64"}) {
     const auto plain = run(sysc::make_plain_harness, cfg, 7);
     ASSERT_GT(plain.size(), 1000u) << cfg;
     for (int t : {1, 2, 3, 5}) EXPECT_EQ(plain, run(threads(t), cfg, 7)) << cfg << ", " << t << " threads";
