@@ -1,5 +1,6 @@
 #include "sysc/system/system_config.h"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -189,8 +190,8 @@ void parse_dragonfly(const json& root, SystemConfig& c) {
   c.df_routers = get_int(df, "dragonfly", "routers_per_group", 1, 255, 0, true);
   c.df_terminals = get_int(df, "dragonfly", "terminals_per_router", 1, 64, 0, true);
   c.df_globals = get_int(df, "dragonfly", "global_per_router", 1, 64, 0, true);
-  // Default chosen by measurement (docs/adaptive-routing.md).
-  c.ugal_threshold = get_int(df, "dragonfly", "ugal_threshold", 0, 255, kDefaultUgalThreshold);
+  // -1: the default, set once the buffers are known (half a class's buffering at a cable input).
+  c.ugal_threshold = get_int(df, "dragonfly", "ugal_threshold", 0, 255, -1);
   // h a power of two: the route computer finds a global port's router and slot by shift and mask.
   if ((c.df_globals & (c.df_globals - 1)) != 0) {
     fail("dragonfly.global_per_router", "must be a power of two (1, 2, 4, 8, ...), got " +
@@ -368,6 +369,9 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
              " VCs per port, more than this build's variants provide (vcs in {" + vc_list + "})");
   }
   if (c.topology == Topology::kDragonfly) {
+    // Measured on dragonfly-64 (docs/adaptive-routing.md): a smaller threshold diverts uniform
+    // traffic that minimal routing carries better; a larger one stops diverting at all.
+    if (c.ugal_threshold < 0) c.ugal_threshold = std::min(255, c.vcs_per_class * c.cable_depth / 2);
     const int need = c.df_terminals + c.df_routers - 1 + c.df_globals;
     if (need > c.radix) {
       fail("switch.radix", "a Dragonfly router needs terminals_per_router + routers_per_group - 1 + "

@@ -14,9 +14,6 @@ namespace hxemu::sysc {
 enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2, kDragonfly = 3 };
 const char* topology_name(Topology t);
 
-// dragonfly.ugal_threshold when the configuration names none (docs/adaptive-routing.md).
-inline constexpr int kDefaultUgalThreshold = 16;
-
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -41,7 +38,8 @@ struct SystemConfig {
   // (a power of two), one global link per pair of groups. nodes = groups x routers x terminals.
   int df_groups = 0, df_routers = 0, df_terminals = 0, df_globals = 0;
   // UGAL-L (router.routing "adaptive"): a packet leaves its source router non-minimally when the
-  // minimal port's occupancy exceeds twice the candidate's plus this many flits.
+  // minimal port's occupancy exceeds twice the candidate's plus this many flits. Default: half a
+  // class's buffering at a cable input, vcs_per_class x cable_depth / 2 (docs/adaptive-routing.md).
   int ugal_threshold = 0;
   // switches
   int radix = 16;

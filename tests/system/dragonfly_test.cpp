@@ -54,16 +54,16 @@ tb::TrafficRunResult saturate(const std::string& pattern, bool adaptive) {
 }
 
 // shift:8 sends every accelerator of group i to the same place in group i + 1: minimal routing
-// puts a whole group's traffic (16 accelerators, offered 1 flit/cycle each) on the one global link
-// between the two groups, 1/16 flit per node per cycle; UGAL spreads it over the other groups.
-// Measured (docs/adaptive-routing.md): minimal 0.062, UGAL about 0.3: at least 1.3x is asserted,
-// with everything delivered intact in both modes.
+// puts a whole group's traffic (8 accelerators on one plane, offered 1 flit/cycle each) on the one
+// global link between the two groups, 1/8 flit per node per cycle; UGAL spreads it over the other
+// groups. Measured (docs/adaptive-routing.md): minimal 0.124, UGAL 0.309: at least 1.3x is
+// asserted, with every packet sent delivered intact in both modes.
 TEST(Dragonfly, UgalBeatsMinimalOnGroupShift) {
   const auto minimal = saturate("shift:8", false);
   const auto ugal = saturate("shift:8", true);
   ASSERT_TRUE(minimal.checks_passed) << minimal.verdict();
   ASSERT_TRUE(ugal.checks_passed) << ugal.verdict();
-  EXPECT_NEAR(minimal.accepted, 1.0 / 16, 0.01);
+  EXPECT_NEAR(minimal.accepted, 1.0 / 8, 0.005);
   EXPECT_GE(ugal.accepted, 1.3 * minimal.accepted) << "minimal " << minimal.accepted << ", UGAL " << ugal.accepted;
 }
 

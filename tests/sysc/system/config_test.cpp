@@ -125,7 +125,7 @@ TEST(Config, DragonflyShapeClassesAndCanonicalJson) {
   EXPECT_EQ(c.nodes(), 64);
   EXPECT_EQ(c.planes, 4);
   EXPECT_EQ(c.classes(), 2);
-  EXPECT_EQ(c.ugal_threshold, sysc::kDefaultUgalThreshold);
+  EXPECT_EQ(c.ugal_threshold, 2 * 32 / 2);   // default: half a class's buffering at a cable input
   EXPECT_NE(c.json.find("\"global_per_router\":2"), std::string::npos) << c.json;
   const auto ad = sysc::load_system_config(config_path("dragonfly-64"), {"router.routing=adaptive"});
   EXPECT_EQ(ad.classes(), 3);
