@@ -124,6 +124,11 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   }
   t += fmt::format("  nodes           {}\n  routers         {}\n  switches        {}", n,
                    sys.routers(), sys.switches());
+  if (c.topology == sysc::Topology::kDragonfly) {
+    t += fmt::format(" (the Dragonfly's routers{})",
+                     sys.rails() < c.planes ? fmt::format(", {} of {} planes built here", sys.rails(), c.planes)
+                                            : c.planes > 1 ? fmt::format(", {} planes", c.planes) : "");
+  }
   if (!sys.trees().empty()) {
     int rows = 0, cols = 0;
     for (const auto& tr : sys.trees()) {
