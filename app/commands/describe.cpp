@@ -88,6 +88,12 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                    {"terminals_per_accelerator", sys.rails()}};
   }
 
+  // A Dragonfly's global bandwidth per accelerator (out of its group, per direction, all planes):
+  // the g-1 global links of a group shared by its a*p accelerators.
+  const double df_global_gbps =
+      c.topology == sysc::Topology::kDragonfly
+          ? c.link_gbps() * ports * (c.df_groups - 1) / static_cast<double>(c.df_routers * c.df_terminals)
+          : 0.0;
   if (c.topology == sysc::Topology::kDragonfly) {
     // Per plane: routers a*g, local links g*a(a-1)/2, global links g(g-1)/2.
     const int g = c.df_groups, a = c.df_routers;
@@ -97,7 +103,8 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                       {"global_links_per_plane", g * (g - 1) / 2},
                       {"spare_global_ports_per_group", a * c.df_globals - (g - 1)},
                       {"routing", c.adaptive ? "UGAL-L" : "minimal"},
-                      {"ugal_threshold", c.ugal_threshold}};
+                      {"ugal_threshold", c.ugal_threshold},
+                      {"global_gbps_per_accelerator", df_global_gbps}};
   }
 
   std::string& t = d.text;
@@ -114,6 +121,10 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                      a * c.df_globals - (g - 1) == 1 ? "" : "s",
                      c.adaptive ? fmt::format("UGAL-L at the source router (threshold {})", c.ugal_threshold)
                                 : "minimal");
+    t += fmt::format("  global bw       {:.0f} Gb/s per accelerator out of its group ({} global links per group "
+                     "for {} accelerators, x {} plane{}) = {:.0f}% of its injection\n",
+                     df_global_gbps, g - 1, a * c.df_terminals, ports, ports > 1 ? "s" : "",
+                     100.0 * df_global_gbps / (c.link_gbps() * ports));
   } else if (c.topology == sysc::Topology::kFatTree) {
     t += fmt::format("  topology        fat tree, {} endpoints, radix-{} switches{}\n", n, c.radix,
                      c.planes > 1 ? fmt::format(", {} planes (one per accelerator port)", c.planes) : "");
