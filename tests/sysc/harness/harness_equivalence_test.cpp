@@ -65,6 +65,9 @@ TEST(HarnessEquivalence, LookaheadWindowIsTheShortestCrossPartitionLinkPlusOne) 
   sysc::SystemConfig cfg = shipped("hx2mesh-16");
   tb::TrafficSystem ts(cfg);
   EXPECT_EQ(sysc::lookahead_window(ts.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
+  // Dragonfly groups meet only at cables (local and global links), not at terminal links.
+  tb::TrafficSystem df(shipped("dragonfly-64"));
+  EXPECT_EQ(sysc::lookahead_window(df.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
   tb::TrafficSystem mesh(shipped("mesh-8x8"));   // one board: one partition, no window
   EXPECT_EQ(sysc::lookahead_window(mesh.sys()), 0u);
 }
