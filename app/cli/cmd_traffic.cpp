@@ -42,7 +42,7 @@ void add_common(CLI::App* sub, TrafficOpts& o) {
   add_config_options(sub, o.config, o.sets);
   sub->add_option("--pattern", o.pattern,
                   "uniform, uniform-noself, transpose, bitcomp, bitrev, shuffle, tornado, "
-                  "neighbor, hotspot:F:N[,N..], randperm");
+                  "neighbor, shift:K, hotspot:F:N[,N..], randperm");
   sub->add_option("--packet-flits", o.packet_flits, "N, uniform:MIN:MAX or bimodal:A:B:P");
   add_seed_option(sub, o.seed, "random seed");
   sub->add_option("--warmup", o.warmup, "warm-up cycles")->check(CLI::Range(0, 100000000));

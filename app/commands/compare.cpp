@@ -49,6 +49,8 @@ std::string topology_label(const sysc::SystemConfig& c) {
       if (s.single) return "fattree 1 switch";
       return fmt::format("fattree {}dn/{}up", s.down, s.up);
     }
+    case sysc::Topology::kDragonfly:
+      return fmt::format("dragonfly {}g/{}a/{}p/{}h", c.df_groups, c.df_routers, c.df_terminals, c.df_globals);
   }
   return sysc::topology_name(c.topology);
 }

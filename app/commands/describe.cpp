@@ -46,7 +46,8 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   j["vcs"] = {{"per_port", vc.vcs}, {"classes", vc.classes}, {"per_class", vc.per_class},
               {"policy", sysc::vc_policy_name(vc.policy)}};
   j["buffer_depth"] = {{"board", c.board_depth}, {"cable", c.cable_depth}};
-  const int ports = c.topology == sysc::Topology::kFatTree ? c.planes : 4;
+  const bool planes = c.topology == sysc::Topology::kFatTree || c.topology == sysc::Topology::kDragonfly;
+  const int ports = planes ? c.planes : 4;
   j["bandwidth"] = {{"flit_bits", c.flit_bits}, {"clock_ghz", c.clock_ghz},
                     {"link_gbps", c.link_gbps()}, {"network_ports_per_node", ports},
                     {"injection_gbps", c.link_gbps() * ports}};
@@ -87,9 +88,44 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                    {"terminals_per_accelerator", sys.rails()}};
   }
 
+  // A Dragonfly's global bandwidth per accelerator (out of its group, per direction, all planes):
+  // the g-1 global links of a group shared by its a*p accelerators.
+  const double df_global_gbps =
+      c.topology == sysc::Topology::kDragonfly
+          ? c.link_gbps() * ports * (c.df_groups - 1) / static_cast<double>(c.df_routers * c.df_terminals)
+          : 0.0;
+  if (c.topology == sysc::Topology::kDragonfly) {
+    // Per plane: routers a*g, local links g*a(a-1)/2, global links g(g-1)/2.
+    const int g = c.df_groups, a = c.df_routers;
+    j["dragonfly"] = {{"groups", g}, {"routers_per_group", a}, {"terminals_per_router", c.df_terminals},
+                      {"global_per_router", c.df_globals}, {"planes", c.planes},
+                      {"routers_per_plane", g * a}, {"local_links_per_plane", g * a * (a - 1) / 2},
+                      {"global_links_per_plane", g * (g - 1) / 2},
+                      {"spare_global_ports_per_group", a * c.df_globals - (g - 1)},
+                      {"routing", c.adaptive ? "UGAL-L" : "minimal"},
+                      {"ugal_threshold", c.ugal_threshold},
+                      {"global_gbps_per_accelerator", df_global_gbps}};
+  }
+
   std::string& t = d.text;
   t += fmt::format("{} ({})\n", c.name.empty() ? "system" : c.name, c.source);
-  if (c.topology == sysc::Topology::kFatTree) {
+  if (c.topology == sysc::Topology::kDragonfly) {
+    const int g = c.df_groups, a = c.df_routers;
+    t += fmt::format("  topology        Dragonfly: {} groups of {} routers (radix {}), {} accelerators and {} "
+                     "global port{} per router{}\n",
+                     g, a, c.radix, c.df_terminals, c.df_globals, c.df_globals > 1 ? "s" : "",
+                     c.planes > 1 ? fmt::format(", {} planes (one per accelerator port)", c.planes) : "");
+    t += fmt::format("  dragonfly       per plane {} local links (all-to-all in each group), {} global links "
+                     "(one per pair of groups, {} spare global port{} per group); routing {}\n",
+                     g * a * (a - 1) / 2, g * (g - 1) / 2, a * c.df_globals - (g - 1),
+                     a * c.df_globals - (g - 1) == 1 ? "" : "s",
+                     c.adaptive ? fmt::format("UGAL-L at the source router (threshold {})", c.ugal_threshold)
+                                : "minimal");
+    t += fmt::format("  global bw       {:.0f} Gb/s per accelerator out of its group ({} global links per group "
+                     "for {} accelerators, x {} plane{}) = {:.0f}% of its injection\n",
+                     df_global_gbps, g - 1, a * c.df_terminals, ports, ports > 1 ? "s" : "",
+                     100.0 * df_global_gbps / (c.link_gbps() * ports));
+  } else if (c.topology == sysc::Topology::kFatTree) {
     t += fmt::format("  topology        fat tree, {} endpoints, radix-{} switches{}\n", n, c.radix,
                      c.planes > 1 ? fmt::format(", {} planes (one per accelerator port)", c.planes) : "");
   } else {
@@ -99,6 +135,11 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   }
   t += fmt::format("  nodes           {}\n  routers         {}\n  switches        {}", n,
                    sys.routers(), sys.switches());
+  if (c.topology == sysc::Topology::kDragonfly) {
+    t += fmt::format(" (the Dragonfly's routers{})",
+                     sys.rails() < c.planes ? fmt::format(", {} of {} planes built here", sys.rails(), c.planes)
+                                            : c.planes > 1 ? fmt::format(", {} planes", c.planes) : "");
+  }
   if (!sys.trees().empty()) {
     int rows = 0, cols = 0;
     for (const auto& tr : sys.trees()) {

@@ -1,8 +1,9 @@
-// hx_switch -- a K-port tree switch: the router core (hx_router_core) with one tree route computer
-// (hx_route_tree) per input. Used for row trees, column trees and the fat-tree baseline; its role
-// in its tree (single switch, leaf or spine, leaf index, up ports, up-port policy, tree kind) and
-// the grid dimensions are inputs held constant after reset, so one verilated model per radix serves
-// every switch of a system.
+// hx_switch -- a K-port switch: the router core (hx_router_core) with one tree route computer
+// (hx_route_tree) and one Dragonfly route computer (hx_route_dragonfly) per input, selected by
+// kind_i. Used for row trees, column trees, the fat-tree baseline and the routers of the Dragonfly
+// baseline; its role (single switch, leaf or spine, leaf index, up ports, up-port policy, tree kind;
+// or Dragonfly position and routing) and the system's dimensions are inputs held constant after
+// reset, so one verilated model per radix serves every switch of every topology.
 //
 // Pipeline: as the router core, 2 cycles per switch at zero load (see hx_router_core).
 module hx_switch #(
@@ -17,13 +18,18 @@ module hx_switch #(
   input  logic            clk_i,
   input  logic            rst_i,
   // place in the tree and routing policy
-  input  logic [1:0]      kind_i,        // 0 row tree, 1 column tree, 2 fat tree (destination id)
+  input  logic [1:0]      kind_i,        // 0 row tree, 1 column tree, 2 fat tree (destination id),
+                                         // 3 Dragonfly router
   input  logic [1:0]      level_i,       // 0 single switch, 1 leaf, 2 spine
   input  logic [7:0]      index_i,       // leaf index
-  input  logic [3:0]      down_log2_i,   // log2 of the down ports of a leaf
+  input  logic [3:0]      down_log2_i,   // log2 of the down ports of a leaf; Dragonfly: log2(h)
   input  logic [7:0]      up_ports_i,    // up ports of a leaf
   input  logic            up_hash_i,     // up-port choice: 1 hash of destination, 0 adaptive
-  input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x}
+  input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x};
+                                         // Dragonfly: {h, p, a, g} (hx_route_dragonfly)
+  input  logic [31:0]     pos_i,         // Dragonfly: this router's {-, -, router, group}
+  input  logic            adaptive_i,    // Dragonfly: UGAL-L at the source router
+  input  logic [7:0]      ugal_thresh_i, // Dragonfly: UGAL threshold in flits
   input  logic [V*2-1:0]  vc_class_i,
   input  logic [4*V-1:0]  class_vcs_i,
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
@@ -52,12 +58,16 @@ module hx_switch #(
   logic [K*PW-1:0] rt_port;
   logic [K*2-1:0]  rt_class;
   logic [K*V-1:0]  ready_vcs;
-  // The tree route computers weigh free output VCs (hx_route_tree), not credit counts.
-  logic [K*V*8-1:0] unused_credits;
+  // The tree route computers weigh free output VCs (hx_route_tree); the Dragonfly ones credit counts.
+  logic [K*V*8-1:0] out_credits;
+  logic             dragonfly;
+  assign dragonfly = kind_i == 2'd3;
 
   for (genvar p = 0; p < K; p++) begin : gen_rc
-    logic [1:0] in_class;
-    logic       head;
+    logic [1:0]    in_class;
+    logic          head;
+    logic [PW-1:0] tree_port, df_port;
+    logic [1:0]    tree_class, df_class;
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     assign head = in_valid_i[p] && in_head_i[p];
     hx_route_tree #(.P(K), .V(V), .PW(PW), .CLW(2)) u_rc (
@@ -75,9 +85,29 @@ module hx_switch #(
       .in_class_i  (in_class),
       .ready_vcs_i (ready_vcs),
       .class_vcs_i (class_vcs_i),
-      .port_o      (rt_port[p*PW +: PW]),
-      .class_o     (rt_class[p*2 +: 2])
+      .port_o      (tree_port),
+      .class_o     (tree_class)
     );
+    hx_route_dragonfly #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_df (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .enable_i    (dragonfly),
+      .adaptive_i  (adaptive_i),
+      .thresh_i    (ugal_thresh_i),
+      .dims_i      (dims_i),
+      .pos_i       (pos_i),
+      .hlog2_i     (down_log2_i),
+      .head_i      (head),
+      .dst_i       (in_data_i[p*W + 32 +: 32]),
+      .in_class_i  (in_class),
+      .credits_i   (out_credits),
+      .depths_i    (out_depth_i),
+      .class_vcs_i (class_vcs_i),
+      .port_o      (df_port),
+      .class_o     (df_class)
+    );
+    assign rt_port[p*PW +: PW] = dragonfly ? df_port : tree_port;
+    assign rt_class[p*2 +: 2]  = dragonfly ? df_class : tree_class;
   end
 
   hx_router_core #(.P(K), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(PW), .VW(VW), .CLW(2)) u_core (
@@ -103,7 +133,7 @@ module hx_switch #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .out_ready_vcs_o    (ready_vcs),
-    .out_credits_o      (unused_credits),
+    .out_credits_o      (out_credits),
     .stall_credit_o     (stall_credit_o),
     .stall_sa_o         (stall_sa_o),
     .idle_o             (idle_o),

@@ -32,8 +32,9 @@ std::vector<Communicator> make_groups(const sysc::System& sys, const std::string
     for (int c = 0; c < C; ++c) out.push_back(region(sys, "col" + std::to_string(c), 0, c, R, 1));
   } else if (spec.rfind("subgrid:", 0) == 0) {
     const auto& cfg = sys.config();
-    if (cfg.topology == sysc::Topology::kFatTree) {
-      throw std::invalid_argument("--group " + spec + ": a fat tree has no boards (use all, rows, cols)");
+    if (cfg.topology == sysc::Topology::kFatTree || cfg.topology == sysc::Topology::kDragonfly) {
+      throw std::invalid_argument("--group " + spec + ": a " + (cfg.topology == sysc::Topology::kFatTree ? "fat tree" : "Dragonfly") +
+                                  " has no boards (use all, rows, cols)");
     }
     std::vector<int> v;
     std::stringstream ss(spec.substr(8));

@@ -1,4 +1,5 @@
-// The tree switch (rtl/switch/hx_switch.sv) as a LinkBlock, and its run-time setup.
+// The switch (rtl/switch/hx_switch.sv) as a LinkBlock, and its run-time setup: a tree switch, or
+// (kind kDragonfly) a Dragonfly router.
 #pragma once
 
 #include <array>
@@ -12,7 +13,8 @@
 
 namespace hxemu::sysc {
 
-enum class TreeKind : int { kRow = 0, kColumn = 1, kFatTree = 2 };
+// hx_switch kind_i: which route computer the switch uses.
+enum class TreeKind : int { kRow = 0, kColumn = 1, kFatTree = 2, kDragonfly = 3 };
 enum class SwitchLevel : int { kSingle = 0, kLeaf = 1, kSpine = 2 };
 
 struct SwitchSetup {
@@ -23,6 +25,13 @@ struct SwitchSetup {
   int up_ports = 0;          // up ports of a leaf
   bool up_hash = false;      // up-port choice: hash of the destination (true) or adaptive
   int grid_rows = 1, grid_cols = 1, board_rows = 1, board_cols = 1;
+  // Dragonfly router (kind kDragonfly, rtl/route/hx_route_dragonfly.sv): the system's shape, this
+  // router's place, and UGAL-L (adaptive) with its threshold in flits. Ports: terminals, then
+  // local ports, then global ports (docs/topology.md).
+  int df_groups = 0, df_routers = 0, df_terminals = 0, df_globals = 1;
+  int df_group = 0, df_router = 0;
+  bool adaptive = false;
+  int ugal_threshold = 0;
   VcPlan vc;                                 // VC classes, lanes and policy
   std::vector<int> out_depth;                // buffer depth per VC behind each port (size = radix)
 };

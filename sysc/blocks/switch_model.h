@@ -27,6 +27,19 @@ class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
     m.up_ports_i = static_cast<std::uint8_t>(s.up_ports);
     m.up_hash_i = s.up_hash;
     m.dims_i = pack_dims(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
+    m.pos_i = 0;
+    m.adaptive_i = false;
+    m.ugal_thresh_i = 0;
+    if (s.kind == TreeKind::kDragonfly) {
+      // hx_route_dragonfly: dims {h, p, a, g}, position {-, -, router, group}, log2(h) on down_log2_i.
+      int hlog2 = 0;
+      while ((1 << hlog2) < s.df_globals) ++hlog2;
+      m.down_log2_i = static_cast<std::uint8_t>(hlog2);
+      m.dims_i = pack_dims(s.df_groups, s.df_routers, s.df_terminals, s.df_globals);
+      m.pos_i = pack_coord({s.df_group, s.df_router, 0, 0});
+      m.adaptive_i = s.adaptive;
+      m.ugal_thresh_i = static_cast<std::uint8_t>(s.ugal_threshold);
+    }
     apply_vc_plan(m, s.vc, this->vcs_);
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));

@@ -229,6 +229,12 @@ RouteChoices system_routing(const System& sys) {
       return;
     }
     const SwitchSetup& s = sys.switch_setup(q.block);
+    if (s.kind == TreeKind::kDragonfly) {
+      // Minimal, plus every non-minimal first hop UGAL may take at the source router.
+      out.push_back(route_dragonfly(s, q.in_class, q.dst_route));
+      dragonfly_nonminimal(s, q.in_port, q.in_class, q.dst_route, out);
+      return;
+    }
     const bool adaptive_leaf = s.level == SwitchLevel::kLeaf && !s.up_hash;
     const int choices = adaptive_leaf ? std::max(1, s.up_ports) : 1;
     for (int u = 0; u < choices; ++u) {

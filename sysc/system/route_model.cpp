@@ -127,8 +127,58 @@ bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t d
   return hxmesh_alternative(s, in_class, unpack(dst), alt);
 }
 
+namespace {
+// The group's global port index toward group `dst_group` (absolute arrangement, docs/topology.md).
+int dragonfly_global_index(const SwitchSetup& s, int dst_group) {
+  return dst_group < s.df_group ? dst_group : dst_group - 1;
+}
+}  // namespace
+
+RouteDecision route_dragonfly(const SwitchSetup& s, int in_class, std::uint32_t dst) {
+  const NodeCoord d = unpack_coord(dst);
+  const int dg = d.grid_row, dr = d.grid_col, dt = d.local_row;
+  const int local0 = s.df_terminals, global0 = s.df_terminals + s.df_routers - 1;
+  auto local_port = [&](int router) { return local0 + (router < s.df_router ? router : router - 1); };
+  RouteDecision r;
+  r.out_class = in_class;
+  if (dg == s.df_group) {
+    r.port = dr == s.df_router ? dt : local_port(dr);
+    return r;
+  }
+  const int k = dragonfly_global_index(s, dg);
+  const int router = k / s.df_globals;
+  if (router == s.df_router) {
+    r.port = global0 + k % s.df_globals;
+    r.out_class = (in_class + 1) & 3;
+  } else {
+    r.port = local_port(router);
+  }
+  return r;
+}
+
+int dragonfly_nonminimal(const SwitchSetup& s, int in_port, int in_class, std::uint32_t dst,
+                         std::vector<RouteDecision>& out) {
+  const int dg = unpack_coord(dst).grid_row;
+  if (s.kind != TreeKind::kDragonfly || !s.adaptive || in_class != 0 || in_port >= s.df_terminals ||
+      dg == s.df_group) {
+    return 0;
+  }
+  const int kd = dragonfly_global_index(s, dg);
+  const int global0 = s.df_terminals + s.df_routers - 1;
+  int n = 0;
+  for (int slot = 0; slot < s.df_globals; ++slot) {
+    const int k = s.df_router * s.df_globals + slot;
+    if (k < s.df_groups - 1 && k != kd) {
+      out.push_back({global0 + slot, (in_class + 1) & 3});
+      ++n;
+    }
+  }
+  return n;
+}
+
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
                          std::uint32_t dst, int up_choice) {
+  if (s.kind == TreeKind::kDragonfly) return route_dragonfly(s, in_class, dst);
   const Dst d = unpack(dst);
   int tree_port = dst_node;
   if (s.kind == TreeKind::kRow) {

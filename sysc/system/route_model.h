@@ -29,10 +29,20 @@ RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::
 // (Y before X; never an on-board move north while X remains: north-last): true and `alt` when
 // there is one. The router takes it when it has more free credits (rtl/route/hx_route_board.sv).
 bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t dst, RouteDecision& alt);
-// hx_route_tree for a deterministic choice of up port: `up_choice` in [0, up_ports) stands for the
-// adaptive pick (any choice gives a path of the same length).
+// hx_switch's route: hx_route_tree for a deterministic choice of up port (`up_choice` in
+// [0, up_ports) stands for the adaptive pick; any choice gives a path of the same length), or for a
+// Dragonfly router (kind kDragonfly) hx_route_dragonfly's minimal route.
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
                          std::uint32_t dst, int up_choice = 0);
+// hx_route_dragonfly's minimal route (L? G? L?; the class moves up on the link that takes a global
+// port). `dst` = head bits [63:32] ({-, terminal, router, group}).
+RouteDecision route_dragonfly(const SwitchSetup& s, int in_class, std::uint32_t dst);
+// Under UGAL (SwitchSetup::adaptive), the non-minimal first hops the source router may take instead
+// of the minimal one: for a head in class 0 from a terminal port bound for another group, every
+// connected global port of the router that does not lead to the destination group. Appends them
+// to `out` and returns how many. The router takes one when the minimal port is much fuller.
+int dragonfly_nonminimal(const SwitchSetup& s, int in_port, int in_class, std::uint32_t dst,
+                         std::vector<RouteDecision>& out);
 
 struct PathHop {
   int block = -1;
@@ -55,7 +65,8 @@ struct Path {
 // `up_choice` (mod their up ports); hashed ones by the hash (as the RTL does).
 Path trace_path(const System& sys, int src, int dst, int rail = 0, int up_choice = 0);
 // Every route the routers may choose from src's terminal to dst's (adaptive board alternatives and
-// adaptive tree up ports), with traffic split evenly at every choice: calls add(link, share) for
+// adaptive tree up ports; on a Dragonfly the minimal route only -- UGAL diverts only under
+// congestion, so balanced traffic's ideal is minimal), with traffic split evenly at every choice: calls add(link, share) for
 // each link of each branch (shares of one link add up to the fraction of the traffic crossing it).
 // The bound of an adaptive system's collective uses it. False and `error` on a broken route.
 bool spread_path_links(const System& sys, int src, int dst, int rail,

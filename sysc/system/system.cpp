@@ -14,14 +14,15 @@ namespace {
 System::System(const SystemConfig& cfg, TerminalFactory& terminals)
     : cfg_(cfg), vc_(cfg.vc_plan()), rank_(Ranks::rank()), ranks_(Ranks::size()) {
   // A fat tree has a plane per rail (as many as both the configuration and the terminals have).
-  rails_ = cfg_.topology == Topology::kFatTree ? std::clamp(std::min(terminals.rails(), cfg_.planes), 1, 4)
-                                               : std::clamp(terminals.rails(), 1, 4);
+  // So does a Dragonfly.
+  const bool planes = cfg_.topology == Topology::kFatTree || cfg_.topology == Topology::kDragonfly;
+  rails_ = planes ? std::clamp(std::min(terminals.rails(), cfg_.planes), 1, 4) : std::clamp(terminals.rails(), 1, 4);
   terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
   attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
   const int n = cfg_.nodes();
   global_index_.assign(n, 0);
   node_at_global_.assign(n, 0);
-  if (cfg_.topology == Topology::kFatTree) {
+  if (planes) {
     int k = 1;
     while ((k + 1) * (k + 1) <= n) ++k;
     global_rows_ = k * k == n ? k : 1;
@@ -40,6 +41,8 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
   }
   if (cfg_.topology == Topology::kFatTree) {
     build_fat_tree(terminals);
+  } else if (cfg_.topology == Topology::kDragonfly) {
+    build_dragonfly(terminals);
   } else {
     build_hxmesh_or_torus(terminals);
   }
@@ -62,7 +65,8 @@ void System::ghost_if_remote(const Partition& p, int rank) {
 void System::assign_ranks() {
   int boards = 0, trees = 0;
   for (const auto& p : partitions_) (p.is_tree ? trees : boards)++;
-  if (cfg_.topology != Topology::kFatTree && trees != expected_trees_) {
+  const bool ghost_here = cfg_.topology == Topology::kFatTree || cfg_.topology == Topology::kDragonfly;
+  if (!ghost_here && trees != expected_trees_) {
     throw std::logic_error("System: built " + std::to_string(trees) + " tree partitions, expected " +
                            std::to_string(expected_trees_) + " (rank assignment would disagree)");
   }
@@ -71,8 +75,9 @@ void System::assign_ranks() {
   for (std::size_t p = 0; p < partitions_.size(); ++p) {
     const bool tree = partitions_[p].is_tree;
     partition_rank_[p] = rank_for(tree, tree ? ti++ : bi++, boards, trees);
-    // The HammingMesh and torus builders ghost as they go (peak memory); the fat tree's here.
-    if (cfg_.topology == Topology::kFatTree) ghost_if_remote(partitions_[p], partition_rank_[p]);
+    // The HammingMesh and torus builders ghost as they go (peak memory); the fat tree's and the
+    // Dragonfly's here.
+    if (ghost_here) ghost_if_remote(partitions_[p], partition_rank_[p]);
   }
   block_partition_.assign(static_cast<std::size_t>(net_.blocks()), -1);
   for (std::size_t p = 0; p < partitions_.size(); ++p) {
@@ -83,6 +88,15 @@ void System::assign_ranks() {
 NodeCoord System::coord(int node) const {
   NodeCoord c;
   if (cfg_.topology == Topology::kFatTree) return c;
+  if (cfg_.topology == Topology::kDragonfly) {
+    // {group, router in the group, terminal, 0}: the route word hx_route_dragonfly reads.
+    const int per_router = cfg_.df_terminals;
+    const int router = node / per_router;
+    c.grid_row = router / cfg_.df_routers;
+    c.grid_col = router % cfg_.df_routers;
+    c.local_row = node % per_router;
+    return c;
+  }
   const int per_board = cfg_.board_rows * cfg_.board_cols;
   const int board = node / per_board;
   const int local = node % per_board;

@@ -1,10 +1,12 @@
 // System: a whole emulated machine built from a SystemConfig (docs/topology.md) inside a
 // Network -- board routers wired as 2D meshes on their boards, boards joined by row and column
-// trees (HammingMesh) or edge to edge with wrap-around (torus), or endpoints under one fat tree --
-// with a terminal (NIC or testbench endpoint, made by a TerminalFactory) at every accelerator.
+// trees (HammingMesh) or edge to edge with wrap-around (torus), or endpoints under one fat tree,
+// or Dragonfly groups of routers (switches) -- with a terminal (NIC or testbench endpoint, made by
+// a TerminalFactory) at every accelerator.
 //
 // Numbering: boards row-major in the grid, accelerators row-major in a board:
 //   node = board * (a*b) + local_row * b + local_col,  board = grid_row * y + grid_col.
+// Dragonfly: node = (group * routers_per_group + router) * terminals_per_router + terminal.
 #pragma once
 
 #include <array>
@@ -57,7 +59,7 @@ class System {
   NodeCoord coord(int node) const;
   // The global accelerator grid: row = grid_row * a + local_row, col = grid_col * b + local_col
   // (x*a rows, y*b columns). A fat tree's nodes form a square grid by id when their count is a
-  // perfect square, else one row.
+  // perfect square, else one row; so do a Dragonfly's.
   int global_rows() const { return global_rows_; }
   int global_cols() const { return global_cols_; }
   int global_row(int node) const { return global_index_[node] / global_cols_; }
@@ -93,7 +95,8 @@ class System {
   std::array<int, 3> connections_per_class() const;
 
   // The SystemC partitions: one per board (its routers and terminals) and one per tree; for the
-  // fat tree, the tree and one group of terminals per leaf.
+  // fat tree, the tree and one group of terminals per leaf; for the Dragonfly, one per group (its
+  // routers on every plane and its terminals), so partitions meet only at cables.
   struct Partition {
     std::string name;
     bool is_tree = false;
@@ -134,6 +137,8 @@ class System {
  private:
   void build_hxmesh_or_torus(TerminalFactory& terminals);
   void build_fat_tree(TerminalFactory& terminals);
+  void build_dragonfly(TerminalFactory& terminals);
+  int add_dragonfly_router(int plane, int group, int router);
   int add_router(const NodeCoord& c, int node);
   int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
   int add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition);

@@ -1,5 +1,6 @@
 #include "sysc/system/system_config.h"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -21,12 +22,14 @@ const char* topology_name(Topology t) {
     case Topology::kHammingMesh: return "hxmesh";
     case Topology::kTorus: return "torus";
     case Topology::kFatTree: return "fattree";
+    case Topology::kDragonfly: return "dragonfly";
   }
   return "?";
 }
 
 int SystemConfig::nodes() const {
   if (topology == Topology::kFatTree) return fat_tree_nodes;
+  if (topology == Topology::kDragonfly) return df_groups * df_routers * df_terminals;
   return board_rows * board_cols * grid_rows * grid_cols;
 }
 
@@ -36,6 +39,8 @@ int SystemConfig::classes() const {
     case Topology::kHammingMesh: return (grid_rows > 1 || grid_cols > 1) ? 3 : 1;
     case Topology::kTorus: return 2;
     case Topology::kFatTree: return 1;
+    // A class per global link taken: minimal routes take at most one, UGAL's non-minimal ones two.
+    case Topology::kDragonfly: return adaptive ? 3 : 2;
   }
   return 1;
 }
@@ -166,6 +171,52 @@ const json& section(const json& root, const std::string& key) {
   return root.at(key);
 }
 
+// The Dragonfly's shape: groups, routers per group, terminals per router, global ports per
+// router (docs/topology.md). Router-port checks against the radix come later, with the switch.
+void parse_dragonfly(const json& root, SystemConfig& c) {
+  if (root.contains("board")) fail("board", "is not used by topology dragonfly (use 'dragonfly')");
+  if (root.contains("grid")) fail("grid", "is not used by topology dragonfly (use 'dragonfly')");
+  if (root.contains("nodes")) {
+    fail("nodes", "is not used by topology dragonfly (nodes = groups x routers_per_group x terminals_per_router)");
+  }
+  if (!root.contains("dragonfly")) {
+    fail("dragonfly", "is required for topology dragonfly: {\"groups\": g, \"routers_per_group\": a, "
+                      "\"terminals_per_router\": p, \"global_per_router\": h}");
+  }
+  const json& df = root.at("dragonfly");
+  check_keys(df, "dragonfly", {"groups", "routers_per_group", "terminals_per_router", "global_per_router",
+                               "ugal_threshold"});
+  c.df_groups = get_int(df, "dragonfly", "groups", 2, 255, 0, true);
+  c.df_routers = get_int(df, "dragonfly", "routers_per_group", 1, 255, 0, true);
+  c.df_terminals = get_int(df, "dragonfly", "terminals_per_router", 1, 64, 0, true);
+  c.df_globals = get_int(df, "dragonfly", "global_per_router", 1, 64, 0, true);
+  // -1: the default, set once the buffers are known (half a class's buffering at a cable input).
+  c.ugal_threshold = get_int(df, "dragonfly", "ugal_threshold", 0, 255, -1);
+  // h a power of two: the route computer finds a global port's router and slot by shift and mask.
+  if ((c.df_globals & (c.df_globals - 1)) != 0) {
+    fail("dragonfly.global_per_router", "must be a power of two (1, 2, 4, 8, ...), got " +
+                                            std::to_string(c.df_globals));
+  }
+  // One global link per pair of groups: a group has routers x global ports for the g - 1 others.
+  const int group_ports = c.df_routers * c.df_globals;
+  if (c.df_groups - 1 > group_ports) {
+    fail("dragonfly.groups", "at most routers_per_group x global_per_router + 1 = " +
+                                 std::to_string(group_ports + 1) + " groups (one global link per pair of "
+                                 "groups), got " + std::to_string(c.df_groups));
+  }
+  if (group_ports > 255) {
+    fail("dragonfly.global_per_router", "routers_per_group x global_per_router must be at most 255 "
+                                        "(8-bit global port index), got " + std::to_string(group_ports));
+  }
+  const long long n = 1LL * c.df_groups * c.df_routers * c.df_terminals;
+  if (n < 2) fail("dragonfly", "the system needs at least 2 accelerators");
+  if (n > 65535) {
+    fail("dragonfly", "groups x routers_per_group x terminals_per_router = " + std::to_string(n) +
+                          " accelerators, more than 65535");
+  }
+  c.planes = get_int(root, "", "planes", 1, 4, 1);
+}
+
 }  // namespace
 
 SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
@@ -202,27 +253,33 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
       start = dot + 1;
     }
   }
-  check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "switch", "router",
-                        "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
+  check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "dragonfly", "switch",
+                        "router", "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
   SystemConfig c;
   c.source = source;
   if (root.contains("name")) {
     if (!root.at("name").is_string()) fail("name", "must be a string");
     c.name = root.at("name").get<std::string>();
   }
-  const std::string topo = get_choice(root, "", "topology", {"hxmesh", "torus", "fattree"}, "");
-  c.topology = topo == "hxmesh" ? Topology::kHammingMesh
-               : topo == "torus" ? Topology::kTorus
-                                 : Topology::kFatTree;
+  const std::string topo = get_choice(root, "", "topology", {"hxmesh", "torus", "fattree", "dragonfly"}, "");
+  c.topology = topo == "hxmesh"    ? Topology::kHammingMesh
+               : topo == "torus"   ? Topology::kTorus
+               : topo == "fattree" ? Topology::kFatTree
+                                   : Topology::kDragonfly;
+  if (c.topology != Topology::kDragonfly && root.contains("dragonfly")) {
+    fail("dragonfly", "is only used by topology dragonfly");
+  }
 
   if (c.topology == Topology::kFatTree) {
     if (root.contains("board")) fail("board", "is not used by topology fattree (use 'nodes')");
     if (root.contains("grid")) fail("grid", "is not used by topology fattree (use 'nodes')");
     c.fat_tree_nodes = get_int(root, "", "nodes", 2, 65535, 0, true);
     c.planes = get_int(root, "", "planes", 1, 4, 1);
+  } else if (c.topology == Topology::kDragonfly) {
+    parse_dragonfly(root, c);
   } else {
     if (root.contains("planes")) {
-      fail("planes", "is only used by topology fattree (a HammingMesh or torus node has its four ports on one board router)");
+      fail("planes", "is only used by topologies fattree and dragonfly (a HammingMesh or torus node has its four ports on one board router)");
     }
     if (root.contains("nodes")) {
       fail("nodes", "is only used by topology fattree (hxmesh and torus size is board x grid)");
@@ -269,8 +326,9 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
                "adaptive";
   if (c.adaptive && c.topology == Topology::kTorus) {
-    fail("router.routing", "\"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\"); "
-                           "the torus routes deterministically (allowed for torus: \"deterministic\")");
+    fail("router.routing", "\"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\") "
+                           "and Dragonfly routers (UGAL); the torus routes deterministically "
+                           "(allowed for torus: \"deterministic\")");
   }
 
   int slots = 0;
@@ -310,7 +368,18 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
              std::to_string(c.vcs_per_class * c.classes()) +
              " VCs per port, more than this build's variants provide (vcs in {" + vc_list + "})");
   }
-  if (c.topology != Topology::kTorus) {
+  if (c.topology == Topology::kDragonfly) {
+    // Measured on dragonfly-64 (docs/adaptive-routing.md): a smaller threshold diverts uniform
+    // traffic that minimal routing carries better; a larger one stops diverting at all.
+    if (c.ugal_threshold < 0) c.ugal_threshold = std::min(255, c.vcs_per_class * c.cable_depth / 2);
+    const int need = c.df_terminals + c.df_routers - 1 + c.df_globals;
+    if (need > c.radix) {
+      fail("switch.radix", "a Dragonfly router needs terminals_per_router + routers_per_group - 1 + "
+                           "global_per_router = " + std::to_string(c.df_terminals) + " + " +
+                           std::to_string(c.df_routers - 1) + " + " + std::to_string(c.df_globals) + " = " +
+                           std::to_string(need) + " ports, more than radix " + std::to_string(c.radix));
+    }
+  } else if (c.topology != Topology::kTorus) {
     const int tree_ports = c.topology == Topology::kFatTree ? c.fat_tree_nodes
                                                             : 2 * std::max(c.grid_rows, c.grid_cols);
     if (c.topology == Topology::kFatTree || c.grid_rows > 1 || c.grid_cols > 1) {
@@ -341,6 +410,11 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                 {"clock_ghz", c.clock_ghz}};
   if (c.topology == Topology::kFatTree) {
     canon["nodes"] = c.fat_tree_nodes;
+    canon["planes"] = c.planes;
+  } else if (c.topology == Topology::kDragonfly) {
+    canon["dragonfly"] = {{"groups", c.df_groups}, {"routers_per_group", c.df_routers},
+                          {"terminals_per_router", c.df_terminals}, {"global_per_router", c.df_globals},
+                          {"ugal_threshold", c.ugal_threshold}};
     canon["planes"] = c.planes;
   } else {
     canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};

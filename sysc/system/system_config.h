@@ -11,7 +11,7 @@
 
 namespace hxemu::sysc {
 
-enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2 };
+enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2, kDragonfly = 3 };
 const char* topology_name(Topology t);
 
 class ConfigError : public std::runtime_error {
@@ -30,9 +30,17 @@ struct SystemConfig {
   int grid_rows = 1, grid_cols = 1;
   // fat tree: endpoints
   int fat_tree_nodes = 0;
-  // fat tree: independent trees, one per accelerator port: NIC k of every node sits on plane k
-  // (4 planes give a fat tree the injection bandwidth of a HammingMesh node's four ports)
+  // fat tree and Dragonfly: independent networks, one per accelerator port: NIC k of every node
+  // sits on plane k (4 planes give the injection bandwidth of a HammingMesh node's four ports)
   int planes = 1;
+  // Dragonfly (docs/topology.md): `df_groups` groups of `df_routers` routers, fully connected
+  // inside the group; each router has `df_terminals` accelerators and `df_globals` global ports
+  // (a power of two), one global link per pair of groups. nodes = groups x routers x terminals.
+  int df_groups = 0, df_routers = 0, df_terminals = 0, df_globals = 0;
+  // UGAL-L (router.routing "adaptive"): a packet leaves its source router non-minimally when the
+  // minimal port's occupancy exceeds twice the candidate's plus this many flits. Default: half a
+  // class's buffering at a cable input, vcs_per_class x cable_depth / 2 (docs/adaptive-routing.md).
+  int ugal_threshold = 0;
   // switches
   int radix = 16;
   int up_ports = -1;                  // per leaf; -1 = radix/2 (non-blocking)
@@ -41,7 +49,8 @@ struct SystemConfig {
   int vcs_per_class = 2;
   VcPolicy vc_policy = VcPolicy::kDynamic;
   // Board routers of a HammingMesh (and mesh, HyperX): minimal adaptive between the X-first and
-  // Y-first port, north-last (docs/adaptive-routing.md); the torus routes deterministically.
+  // Y-first port, north-last (docs/adaptive-routing.md); Dragonfly routers: UGAL-L at the source
+  // router; the torus routes deterministically.
   bool adaptive = false;
   int board_depth = 8;                // flits per VC at inputs fed by on-board traces / NICs
   int cable_depth = 32;               // flits per VC at inputs fed by cables

@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 std::vector<std::string> TrafficPattern::names() {
   return {"uniform", "uniform-noself", "transpose", "bitcomp", "bitrev", "shuffle",
-          "tornado", "neighbor", "hotspot:F:N[,N...]", "randperm"};
+          "tornado", "neighbor", "shift:K", "hotspot:F:N[,N...]", "randperm"};
 }
 
 TrafficPattern::TrafficPattern(const std::string& spec, const LogicalGrid& grid, std::uint64_t seed)
@@ -75,6 +75,14 @@ TrafficPattern::TrafficPattern(const std::string& spec, const LogicalGrid& grid,
   } else if (name_ == "neighbor") {
     no_args();
     kind_ = Kind::kNeighbor;
+  } else if (name_ == "shift") {
+    const long long k = parts.size() == 2 ? sysc::parse_int(parts[1]).value_or(-1) : -1;
+    if (k < 1 || k >= n) {
+      throw std::invalid_argument("pattern shift needs shift:K with K an integer in 1.." + std::to_string(n - 1) +
+                                  " (index -> index + K mod nodes), got '" + spec + "'");
+    }
+    kind_ = Kind::kShift;
+    shift_ = static_cast<int>(k);
   } else if (name_ == "hotspot") {
     kind_ = Kind::kHotspot;
     if (parts.size() != 3) {
@@ -155,6 +163,8 @@ int TrafficPattern::destination(int src_node, std::mt19937_64& rng) const {
       return g.node_at((r + (g.rows() + 1) / 2 - 1) % g.rows(), (c + (g.cols() + 1) / 2 - 1) % g.cols());
     case Kind::kNeighbor:
       return g.node_at((r + 1) % g.rows(), (c + 1) % g.cols());
+    case Kind::kShift:
+      return g.node_at((idx + shift_) % g.nodes());
     case Kind::kHotspot:
       if (std::uniform_real_distribution<double>(0, 1)(rng) < hot_fraction_) {
         return hot_nodes_[rng() % hot_nodes_.size()];

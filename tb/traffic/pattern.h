@@ -9,6 +9,8 @@
 //   shuffle          index -> index rotated left by 1 bit
 //   tornado          (r, c) -> ((r + ceil(R/2) - 1) % R, (c + ceil(C/2) - 1) % C)
 //   neighbor         (r, c) -> ((r + 1) % R, (c + 1) % C)
+//   shift:K          index -> (index + K) % nodes; on a Dragonfly (or fat tree) the index is the node
+//                    id, so K = nodes per group sends every group to the next one (adversarial)
 //   hotspot:F:N,...  a fraction F of packets to the listed hot nodes (uniformly), the rest uniform
 //   randperm         a random permutation (seeded), fixed for the run
 #pragma once
@@ -35,7 +37,7 @@ class TrafficPattern {
   static std::vector<std::string> names();
 
  private:
-  enum class Kind { kUniform, kTranspose, kBitComp, kBitRev, kShuffle, kTornado, kNeighbor,
+  enum class Kind { kUniform, kTranspose, kBitComp, kBitRev, kShuffle, kTornado, kNeighbor, kShift,
                     kHotspot, kPermutation };
   int uniform(int src, std::mt19937_64& rng) const;
 
@@ -44,6 +46,7 @@ class TrafficPattern {
   const LogicalGrid* grid_;
   bool self_ = true;
   int bits_ = 0;
+  int shift_ = 0;
   double hot_fraction_ = 0;
   std::vector<int> hot_nodes_;
   std::vector<int> perm_;   // logical index -> logical index

@@ -49,6 +49,20 @@ TEST(BadConfig, NumberTooLargeInTheFileNamesTheField) {
   expect_bad_input({"describe", "--config", f}, {"links.cable_latency", f});
 }
 
+// The Dragonfly's fields through the command line: exit 2, the field and its allowed values.
+TEST(BadConfig, DragonflyFieldsNameTheFieldAndTheAllowedValues) {
+  expect_bad_input({"describe", "--config", config("dragonfly-64"), "--set", "dragonfly.groups=12"},
+                   {"dragonfly.groups", "at most routers_per_group x global_per_router + 1 = 9"});
+  expect_bad_input({"describe", "--config", config("dragonfly-64"), "--set", "dragonfly.global_per_router=3"},
+                   {"dragonfly.global_per_router", "power of two"});
+  expect_bad_input({"describe", "--config", config("dragonfly-64"), "--set", "dragonfly.terminals_per_router=4"},
+                   {"switch.radix", "more than radix 8"});
+  expect_bad_input({"traffic", "--config", config("dragonfly-64"), "--set", "dragonfly.ugal_threshold=-1"},
+                   {"dragonfly.ugal_threshold", "0..255"});
+  expect_bad_input({"traffic", "--config", config("dragonfly-64"), "--pattern", "shift:64"},
+                   {"shift", "1..63"});
+}
+
 TEST(BadConfig, DevicesFoldersAndHugeFilesAreRefusedWithoutReadingThem) {
   expect_bad_input({"describe", "--config", "/dev/zero"}, {"/dev/zero", "not a regular file"});
   TempDir d;

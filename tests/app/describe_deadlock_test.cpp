@@ -36,6 +36,22 @@ TEST(DescribeDeadlock, ShippedMeshIsAcyclicInTextJsonAndExitStatus) {
   EXPECT_EQ(d.at("dependencies").get<long long>(), 388);
 }
 
+// Both shipped Dragonflies in both routing modes: acyclic, exit 0 (counts for dragonfly-64:
+// tests/sysc/system/deadlock_check_test.cpp, Dragonfly64CountsMatchMinimalAndUgal).
+TEST(DescribeDeadlock, ShippedDragonfliesAreAcyclicInBothRoutingModes) {
+  for (const char* name : {"dragonfly-64", "dragonfly-1024"}) {
+    for (const char* routing : {"deterministic", "adaptive"}) {
+      const RunResult r = run_hxemu({"describe", "--config", config(name), "--set",
+                                     std::string("router.routing=") + routing, "--check-deadlock"});
+      ASSERT_EQ(r.status, 0) << name << " " << routing << ": " << r.out << r.err;
+      EXPECT_NE(r.out.find("dependencies: acyclic"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("Dragonfly: "), std::string::npos) << r.out;
+    }
+  }
+  const RunResult r = run_hxemu({"describe", "--config", config("dragonfly-64"), "--check-deadlock"});
+  EXPECT_NE(r.out.find("248 channels, 336 dependencies: acyclic"), std::string::npos) << r.out;
+}
+
 TEST(DescribeDeadlock, NotAskedNotReported) {
   const RunResult r = run_hxemu({"describe", "--config", config("mesh-8x8")});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -65,6 +65,7 @@ TEST(AllPairs, Hx4Mesh64) { check_all_pairs("hx4mesh-64", 2); }
 TEST(AllPairs, Torus64) { check_all_pairs("torus-64", 2); }
 TEST(AllPairs, FatTree64) { check_all_pairs("fattree-64", 2); }
 TEST(AllPairs, Mesh8x8) { check_all_pairs("mesh-8x8", 1); }
+TEST(AllPairs, Dragonfly64) { check_all_pairs("dragonfly-64", 2); }
 
 // On hx2mesh-16 the route lengths follow directly from the topology: 1-2 on-board links within a
 // board; 2 links through one switch to another board in the same accelerator row or column; and

@@ -54,7 +54,7 @@ sysc::HarnessFactory threads(int t) {
 // observers merged after each run. Any thread count, and runs that stop mid-window (step 7 is
 // not a multiple of the 11-cycle window), give the plain loop's cycles exactly.
 TEST(HarnessEquivalence, ParallelAnyThreadCountIsBitIdenticalToPlainLoop) {
-  for (const char* cfg : {"hx2mesh-16", "torus-64", "fattree-64"}) {
+  for (const char* cfg : {"hx2mesh-16", "torus-64", "fattree-64", "dragonfly-64"}) {
     const auto plain = run(sysc::make_plain_harness, cfg, 7);
     ASSERT_GT(plain.size(), 1000u) << cfg;
     for (int t : {1, 2, 3, 5}) EXPECT_EQ(plain, run(threads(t), cfg, 7)) << cfg << ", " << t << " threads";
@@ -65,6 +65,9 @@ TEST(HarnessEquivalence, LookaheadWindowIsTheShortestCrossPartitionLinkPlusOne) 
   sysc::SystemConfig cfg = shipped("hx2mesh-16");
   tb::TrafficSystem ts(cfg);
   EXPECT_EQ(sysc::lookahead_window(ts.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
+  // Dragonfly groups meet only at cables (local and global links), not at terminal links.
+  tb::TrafficSystem df(shipped("dragonfly-64"));
+  EXPECT_EQ(sysc::lookahead_window(df.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
   tb::TrafficSystem mesh(shipped("mesh-8x8"));   // one board: one partition, no window
   EXPECT_EQ(sysc::lookahead_window(mesh.sys()), 0u);
 }

@@ -47,7 +47,7 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2, "depth": 3}})",
        {"grid.depth", "unknown key"}},
       {R"({"topology": "ring", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}})",
-       {"topology", "hxmesh, torus, fattree"}},
+       {"topology", "hxmesh, torus, fattree, dragonfly"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "colour": 1})",
        {"colour", "unknown key"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "switch": {"radix": 6}})",
@@ -59,7 +59,7 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
       {R"({"topology": "fattree", "nodes": 64, "planes": 5, "switch": {"radix": 16}})",
        {"planes", "1..4"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "planes": 2})",
-       {"planes", "only used by topology fattree"}},
+       {"planes", "only used by topologies fattree and dragonfly"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "valiant"}})",
        {"router.routing", "deterministic, adaptive"}},
       {R"({"topology": "torus", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "adaptive"}})",
@@ -85,6 +85,28 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2})",
        {"malformed JSON", "test.json"}},
       {R"([1, 2, 3])", {"(top level)", "object"}},
+      // Dragonfly: shape, one global link per pair of groups, ports within the radix.
+      {R"({"topology": "dragonfly", "switch": {"radix": 8}})", {"dragonfly", "is required"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2}, "switch": {"radix": 8}})",
+       {"dragonfly.global_per_router", "required"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 1, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2}, "switch": {"radix": 8}})",
+       {"dragonfly.groups", "2..255"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 10, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2}, "switch": {"radix": 8}})",
+       {"dragonfly.groups", "at most routers_per_group x global_per_router + 1 = 9"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 3}, "switch": {"radix": 8}})",
+       {"dragonfly.global_per_router", "power of two"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 4, "global_per_router": 2}, "switch": {"radix": 8}})",
+       {"switch.radix", "4 + 3 + 2 = 9 ports, more than radix 8"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2, "ugal_threshold": 300}, "switch": {"radix": 8}})",
+       {"dragonfly.ugal_threshold", "0..255"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2, "local": 1}, "switch": {"radix": 8}})",
+       {"dragonfly.local", "unknown key"}},
+      {R"({"topology": "dragonfly", "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2}, "planes": 8, "switch": {"radix": 8}})",
+       {"planes", "1..4"}},
+      {R"({"topology": "dragonfly", "nodes": 64, "dragonfly": {"groups": 8, "routers_per_group": 4, "terminals_per_router": 2, "global_per_router": 2}, "switch": {"radix": 8}})",
+       {"nodes", "not used by topology dragonfly"}},
+      {R"({"topology": "fattree", "nodes": 64, "dragonfly": {"groups": 8}})",
+       {"dragonfly", "only used by topology dragonfly"}},
   };
   for (const auto& c : cases) {
     const std::string err = error_of(c.json);
@@ -93,6 +115,25 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
       EXPECT_NE(err.find(want), std::string::npos) << "error \"" << err << "\" lacks \"" << want << "\"";
     }
   }
+}
+
+// A Dragonfly: nodes = g a p, classes = global links a route may take (2 minimal, 3 with UGAL),
+// planes as the fat tree's, and the canonical JSON carries the shape.
+TEST(Config, DragonflyShapeClassesAndCanonicalJson) {
+  const auto c = shipped("dragonfly-64");
+  EXPECT_EQ(c.topology, sysc::Topology::kDragonfly);
+  EXPECT_EQ(c.nodes(), 64);
+  EXPECT_EQ(c.planes, 4);
+  EXPECT_EQ(c.classes(), 2);
+  EXPECT_EQ(c.ugal_threshold, 2 * 32 / 2);   // default: half a class's buffering at a cable input
+  EXPECT_NE(c.json.find("\"global_per_router\":2"), std::string::npos) << c.json;
+  const auto ad = sysc::load_system_config(config_path("dragonfly-64"), {"router.routing=adaptive"});
+  EXPECT_EQ(ad.classes(), 3);
+  EXPECT_EQ(ad.model_vcs(), 6);
+  EXPECT_EQ(shipped("dragonfly-1024").nodes(), 1024);
+  // g = a h + 1 (every global port used) is the largest allowed.
+  EXPECT_EQ(error_of(R"({"topology": "dragonfly", "dragonfly": {"groups": 9, "routers_per_group": 4,
+      "terminals_per_router": 2, "global_per_router": 2}, "switch": {"radix": 8}})"), "");
 }
 
 TEST(Config, MissingFileIsAClearError) {
@@ -164,7 +205,8 @@ TEST(Config, DevicesFoldersAndOversizedFilesAreRefused) {
 TEST(Config, EveryShippedConfigParses) {
   for (const char* name : {"hx2mesh-16", "hx2mesh-64", "hx4mesh-64", "hx4mesh-1024", "hx2mesh-1024",
                            "hx4mesh-16k", "torus-64", "fattree-64", "fattree-64-4plane", "mesh-8x8",
-                           "hyperx-64", "hyperx-1024", "fattree-64-taper50", "fattree-64-taper75"}) {
+                           "hyperx-64", "hyperx-1024", "fattree-64-taper50", "fattree-64-taper75",
+                           "dragonfly-64", "dragonfly-1024"}) {
     EXPECT_NO_THROW(shipped(name)) << name;
   }
 }

@@ -61,7 +61,8 @@ INSTANTIATE_TEST_SUITE_P(Configs, DeadlockShipped,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
                                            "hx2mesh-1024", "hx4mesh-1024", "torus-64",
                                            "fattree-64", "fattree-64-4plane", "mesh-8x8", "hyperx-64",
-                                           "fattree-64-taper50", "fattree-64-taper75"),
+                                           "fattree-64-taper50", "fattree-64-taper75", "dragonfly-64",
+                                           "dragonfly-1024"),
                          test_name);
 
 // The memoised per-destination construction against brute force: every ordered pair traced hop by
@@ -113,7 +114,7 @@ TEST_P(DeadlockBruteForce, GraphEqualsTheUnionOfAllTracedRoutes) {
 INSTANTIATE_TEST_SUITE_P(Configs, DeadlockBruteForce,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64", "torus-64",
                                            "fattree-64", "mesh-8x8", "hyperx-64", "fattree-64-taper50",
-                                           "fattree-64-taper75"),
+                                           "fattree-64-taper75", "dragonfly-64"),
                          test_name);
 
 // k x k mesh, XY routing, one class: every directed link is used (224 for k = 8). Dependencies at a
@@ -153,6 +154,52 @@ TEST(DeadlockCheck, FatTree64CountsMatchUpDown) {
   EXPECT_TRUE(r.acyclic);
   EXPECT_EQ(r.channels, 128);
   EXPECT_EQ(r.dependencies, 64 * 7);
+}
+
+// dragonfly-64 (one plane: 8 groups of 4 routers, 2 terminals and 2 global ports per router, group
+// global port 7 spare, so routers 0-2 have 2 global links and router 3 one). Minimal routing:
+// channels are the 96 directed local links in class 0 (first hop in the source group) and in class 1
+// (last hop in the destination group) and the 56 directed global links in class 1: 248.
+// Dependencies: a class-0 local link into router q feeds q's global links (3 links in x 2, 2, 2, 1
+// globals = 21 per group, 168); a global link feeds the 3 local links out of the router it enters
+// (56 x 3 = 168): 336.
+// UGAL adds class 2 (a non-minimal packet's second global link and the local hops around it): global
+// class 2 (56) and local class 2 (96): 400 channels. Dependencies: the 336 above, a global class-1
+// link into router s feeds s's other global links in class 2 (sum over routers of h_s (h_s - 1) =
+// 3 x 2 per group, 48), a class-1 local link feeds the next router's global links in class 2 (168),
+// a class-2 global link the 3 local links out of its router (168): 720.
+TEST(DeadlockCheck, Dragonfly64CountsMatchMinimalAndUgal) {
+  auto cfg = shipped("dragonfly-64");
+  tb::TrafficSystem det(cfg);
+  const auto rd = sysc::check_deadlock(det.sys());
+  ASSERT_TRUE(rd.ok) << rd.error;
+  EXPECT_TRUE(rd.acyclic);
+  EXPECT_EQ(rd.channels, 96 + 96 + 56);
+  EXPECT_EQ(rd.dependencies, 168 + 168);
+  cfg.adaptive = true;
+  tb::TrafficSystem ad(cfg);
+  const auto ra = sysc::check_deadlock(ad.sys());
+  ASSERT_TRUE(ra.ok) << ra.error;
+  EXPECT_TRUE(ra.acyclic);
+  EXPECT_EQ(ra.channels, 3 * 96 + 2 * 56);
+  EXPECT_EQ(ra.dependencies, 168 + 168 + 48 + 168 + 168);
+}
+
+// A Dragonfly in one class (test_unsafe_single_class: every class on class 0's VCs) is cyclic even
+// with minimal routes: global A->B, local in B, global B->C, ... around the groups. With UGAL too.
+TEST(DeadlockCheck, DragonflyInOneClassIsCyclic) {
+  for (bool adaptive : {false, true}) {
+    auto cfg = shipped("dragonfly-64");
+    cfg.adaptive = adaptive;
+    cfg.test_unsafe_single_class = true;
+    tb::TrafficSystem ts(cfg);
+    const auto r = sysc::check_deadlock(ts.sys());
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_FALSE(r.acyclic) << "adaptive " << adaptive;
+    expect_real_cycle(r);
+    const std::string text = cycle_text(ts.sys(), r);
+    EXPECT_NE(text.find("df.g"), std::string::npos) << text;
+  }
 }
 
 // torus-64 with the dateline class switch removed (the real routing, every class forced to 0): each
@@ -236,7 +283,8 @@ TEST_P(DeadlockAdaptive, AdaptiveGraphIsAcyclicAndLarger) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, DeadlockAdaptive,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
-                                           "hx2mesh-1024", "hx4mesh-1024", "mesh-8x8"),
+                                           "hx2mesh-1024", "hx4mesh-1024", "mesh-8x8", "dragonfly-64",
+                                           "dragonfly-1024"),
                          test_name);
 
 // The same adaptive choice without the north-last rule (a Y-first move north on the board allowed

@@ -26,6 +26,14 @@ Expected formulas(const sysc::SystemConfig& c) {
     e.trees = 1;
     return e;
   }
+  if (c.topology == sysc::Topology::kDragonfly) {
+    // One plane (synthetic traffic): g*a routers (switch blocks), a(a-1)/2 local links per group,
+    // one global link per pair of groups, all cables.
+    const int g = c.df_groups, a = c.df_routers;
+    e.switches = g * a;
+    e.cable_links = g * a * (a - 1) / 2 + g * (g - 1) / 2;
+    return e;
+  }
   const int a = c.board_rows, b = c.board_cols, x = c.grid_rows, y = c.grid_cols;
   e.routers = n;
   e.board_links = x * y * (a * (b - 1) + b * (a - 1));
@@ -74,7 +82,8 @@ TEST_P(ShippedConfig, CountsMatchTheTopologyFormulas) {
 INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
                                            "hx4mesh-1024", "hx2mesh-1024", "torus-64",
-                                           "fattree-64", "fattree-64-4plane", "mesh-8x8"),
+                                           "fattree-64", "fattree-64-4plane", "mesh-8x8", "dragonfly-64",
+                                           "dragonfly-1024"),
                          [](const auto& info) {
                            std::string s = info.param;
                            for (char& ch : s) {

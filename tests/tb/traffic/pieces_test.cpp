@@ -257,6 +257,17 @@ TEST(TrafficPattern, TornadoAndNeighbor) {
   EXPECT_EQ(t2[2 * 5 + 4], 0 * 5 + 1);
 }
 
+// shift:K moves every logical index K on, wrapping; K must be in 1..nodes-1.
+TEST(TrafficPattern, ShiftMovesEveryIndexKOn) {
+  PatternBench b(shipped("mesh-8x8"));
+  const auto s8 = b.map("shift:8");
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(s8[i], (i + 8) % 64) << i;
+  EXPECT_EQ(b.map("shift:63")[0], 63);
+  for (const char* bad : {"shift", "shift:0", "shift:64", "shift:x", "shift:1:2"}) {
+    EXPECT_THROW(b.map(bad), std::invalid_argument) << bad;
+  }
+}
+
 TEST(TrafficPattern, UniformNoSelfNeverReturnsTheSource) {
   PatternBench b(mesh(4, 4));
   const tb::TrafficPattern noself("uniform-noself", b.grid, 1);
