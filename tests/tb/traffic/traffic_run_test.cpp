@@ -146,7 +146,8 @@ INSTANTIATE_TEST_SUITE_P(
     Traffic, AcceptedThroughput,
     ::testing::Values(LoadCase{"mesh-8x8", 0.1}, LoadCase{"mesh-8x8", 0.2}, LoadCase{"mesh-8x8", 0.3},
                       LoadCase{"hx2mesh-64", 0.2}, LoadCase{"hx2mesh-64", 0.4},
-                      LoadCase{"hx2mesh-64", 0.6}),
+                      LoadCase{"hx2mesh-64", 0.6}, LoadCase{"dragonfly-64", 0.3},
+                      LoadCase{"dragonfly-64", 0.5}),
     [](const ::testing::TestParamInfo<LoadCase>& i) {
       std::string s = std::string(i.param.system) + "_load" +
                       std::to_string(static_cast<int>(std::lround(i.param.load * 100)));
@@ -195,9 +196,9 @@ TEST_P(EveryPattern, DeliversEverythingInADrain) {
 
 std::vector<PatternCase> every_pattern_case() {
   std::vector<PatternCase> out;
-  for (const char* sys : {"hx2mesh-64", "torus-64", "fattree-64"}) {
+  for (const char* sys : {"hx2mesh-64", "torus-64", "fattree-64", "dragonfly-64"}) {
     for (const char* p : {"uniform", "uniform-noself", "transpose", "bitcomp", "bitrev", "shuffle",
-                          "tornado", "neighbor", "hotspot:0.2:0,5", "randperm"}) {
+                          "tornado", "neighbor", "hotspot:0.2:0,5", "randperm", "shift:8"}) {
       out.push_back({sys, p});
     }
   }
