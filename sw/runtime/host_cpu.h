@@ -24,7 +24,7 @@ struct HostCpuConfig {
   double reduce_cycles_per_byte = 1.0 / 32;   // default: the memory port, W/8 bytes per cycle
 };
 
-class HostCpu final : public sysc::LinkBlock, private HostEvents {
+class HostCpu final : public sysc::PortlessBlock, private HostEvents {
  public:
   // `routes[n]` is node n's routing coordinates (System::route_of), which puts carry.
   HostCpu(int node, std::vector<sysc::NicNode*> rails, sysc::HostMemory& memory,
@@ -42,19 +42,9 @@ class HostCpu final : public sysc::LinkBlock, private HostEvents {
   // Ops not finished, for a stuck report: "recv from 5 tag 12 on rail 0", ...
   std::string waiting_report(std::size_t max_items = 6) const { return state_.waiting_report(max_items); }
 
-  // LinkBlock (no ports)
-  int ports() const override { return 0; }
-  int vcs() const override { return 0; }
-  int flit_bits() const override { return 0; }
-  void clear_inputs() override {}
-  void set_flit_in(int, const sysc::Flit&) override {}
-  void set_credit_in(int, sysc::Credit) override {}
+  // PortlessBlock
   void tick() override;
-  bool flit_out(int, sysc::Flit&) const override { return false; }
-  bool flit_out_valid(int) const override { return false; }
-  sysc::Credit credit_out(int) const override { return {}; }
   bool idle() const override;
-  bool drained() const override { return idle(); }
   bool error() const override { return !state_.errors().empty(); }
 
  private:

@@ -44,4 +44,20 @@ class LinkBlock {
   virtual bool error() const = 0;
 };
 
+// A block without links that the harness steps with its partition (a node's host software,
+// System::add_node_block): every link method says "no port"; it implements tick(), idle(), error().
+class PortlessBlock : public LinkBlock {
+ public:
+  int ports() const final { return 0; }
+  int vcs() const final { return 0; }
+  int flit_bits() const final { return 0; }
+  void clear_inputs() final {}
+  void set_flit_in(int, const Flit&) final {}
+  void set_credit_in(int, Credit) final {}
+  bool flit_out(int, Flit&) const final { return false; }
+  bool flit_out_valid(int) const final { return false; }
+  Credit credit_out(int) const final { return {}; }
+  bool drained() const override { return idle(); }
+};
+
 }  // namespace hxemu::sysc

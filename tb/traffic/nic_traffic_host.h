@@ -57,7 +57,7 @@ struct NicTrafficPlan {
 };
 
 
-class NicTrafficHost final : public sysc::LinkBlock, public sysc::LandingObserver {
+class NicTrafficHost final : public sysc::PortlessBlock, public sysc::LandingObserver {
  public:
   NicTrafficHost(int node, std::vector<sysc::NicNode*> rails, sysc::HostMemory& memory,
                  const NicTrafficPlan& plan, const std::uint64_t* clock);
@@ -89,19 +89,9 @@ class NicTrafficHost final : public sysc::LinkBlock, public sysc::LandingObserve
   // FNV over every landing here (source, rail, sequence number, created, landed).
   std::uint64_t digest() const { return digest_.value(); }
 
-  // ---- LinkBlock (no ports) ---------------------------------------------------------------------
-  int ports() const override { return 0; }
-  int vcs() const override { return 0; }
-  int flit_bits() const override { return 0; }
-  void clear_inputs() override {}
-  void set_flit_in(int, const sysc::Flit&) override {}
-  void set_credit_in(int, sysc::Credit) override {}
+  // ---- PortlessBlock ----------------------------------------------------------------------------
   void tick() override;
-  bool flit_out(int, sysc::Flit&) const override { return false; }
-  bool flit_out_valid(int) const override { return false; }
-  sysc::Credit credit_out(int) const override { return {}; }
   bool idle() const override;
-  bool drained() const override { return idle(); }
   bool error() const override { return data_errors_ > 0; }
 
   // ---- LandingObserver --------------------------------------------------------------------------
