@@ -45,6 +45,7 @@ NicTrafficHost::NicTrafficHost(int node, std::vector<sysc::NicNode*> rails, sysc
   window_flits_.assign(static_cast<std::size_t>(plan.rails), 0);
   buf_.resize(plan.slot_bytes / 8 + 1);
   u64_per_word_ = plan.word_bytes / 8;
+  rx_base_ = static_cast<std::size_t>(plan.rails) * plan.tx_slots * plan.slot_bytes;
   rails_.resize(rails.size());
   for (std::size_t r = 0; r < rails.size(); ++r) {
     Rail& rl = rails_[r];
@@ -87,10 +88,9 @@ std::uint32_t NicTrafficHost::tx_addr(int rail, int slot) const {
 }
 
 std::uint32_t NicTrafficHost::rx_addr(int rail, int src, int slot) const {
-  const std::size_t tx_total = static_cast<std::size_t>(plan_.rails) * plan_.tx_slots * plan_.slot_bytes;
   const std::size_t index =
       (static_cast<std::size_t>(rail) * plan_.nodes + src) * plan_.rx_slots + slot;
-  return static_cast<std::uint32_t>(tx_total + index * plan_.slot_bytes);
+  return static_cast<std::uint32_t>(rx_base_ + index * plan_.slot_bytes);
 }
 
 void NicTrafficHost::fail(const std::string& what) {
@@ -169,14 +169,13 @@ void NicTrafficHost::post(int r, const Pending& m, std::uint64_t now) {
 }
 
 void NicTrafficHost::written(int rail, const sysc::DmaOut& w, std::uint64_t now) {
-  const std::size_t tx_total = static_cast<std::size_t>(plan_.rails) * plan_.tx_slots * plan_.slot_bytes;
   const std::uint64_t all_ones = plan_.word_bytes >= 64 ? ~0ull : (1ull << plan_.word_bytes) - 1;
-  if (w.wr_addr < tx_total || w.wr_be != all_ones) {
+  if (w.wr_addr < rx_base_ || w.wr_be != all_ones) {
     fail(fmt::format("rail {}: DMA write at {:#x} (byte enables {:#x}) outside the receive slots or "
                      "not a whole word", rail, w.wr_addr, w.wr_be));
     return;
   }
-  const std::size_t at = w.wr_addr - tx_total;
+  const std::size_t at = w.wr_addr - rx_base_;
   const std::size_t slot_index = at / plan_.slot_bytes;
   const std::size_t offset = at % plan_.slot_bytes;
   const int slot = static_cast<int>(slot_index % plan_.rx_slots);

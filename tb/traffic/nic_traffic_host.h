@@ -146,6 +146,7 @@ class NicTrafficHost final : public sysc::PortlessBlock, public sysc::LandingObs
   std::vector<std::uint64_t> window_flits_;
   std::vector<std::uint64_t> buf_;            // message words, reused
   int u64_per_word_;
+  std::size_t rx_base_;                       // first byte of the receive slots (after the tx slots)
   std::uint64_t created_measured_ = 0, created_measured_flits_ = 0, withdrawn_measured_ = 0;
   std::uint64_t delivered_measured_ = 0, posted_ = 0, landed_ = 0, released_ = 0;
   std::uint64_t data_errors_ = 0;

@@ -67,7 +67,6 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   plan.nodes = sys_cfg.nodes();
   plan.word_bytes = sys_cfg.flit_bits / 8;
   plan.slot_bytes = static_cast<std::uint32_t>(sizes.max() - 1) * static_cast<std::uint32_t>(plan.word_bytes);
-  plan.tx_slots = 32;
   plan.rails = std::clamp(rails, 1, 4);
   if (plan.memory_bytes() >= (std::size_t{1} << 32)) {
     throw std::invalid_argument(fmt::format(
@@ -199,7 +198,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   const double window = static_cast<double>(window_end - plan.w0);
   const std::size_t pairs = static_cast<std::size_t>(plan.rails) * n;
   std::vector<std::uint64_t> per_nic(pairs, 0), sent(pairs * n, 0), received(pairs * n, 0);
-  std::vector<std::uint64_t> counts(7, 0), digests(n, 0);
+  std::vector<std::uint64_t> counts(8, 0), digests(n, 0);
   LatencyStats msg, netlat;
   std::vector<std::string> samples;
   for (int node = 0; node < n; ++node) {
@@ -220,14 +219,11 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
     counts[4] += x.posted();
     counts[5] += x.landed();
     counts[6] += x.data_errors();
+    counts[7] += x.released();
     digests[node] = x.digest();
     msg.merge(x.message_latency());
     netlat.merge(x.network_latency());
     for (const auto& e : x.error_samples()) samples.push_back(e);
-  }
-  std::uint64_t released = 0;
-  for (int node = 0; node < n; ++node) {
-    if (sys.owns_node(node)) released += hosts[node]->released();
   }
   if (sys.ranks() > 1) {
     sysc::Ranks::sum(per_nic);
@@ -235,7 +231,6 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
     sysc::Ranks::sum(received);
     sysc::Ranks::sum(counts);
     sysc::Ranks::sum(digests);
-    released = sysc::Ranks::sum(released);
     LatencyStats all_msg, all_net;
     for (const auto& s : sysc::Ranks::all_gather(msg.encode())) all_msg.merge_encoded(s);
     for (const auto& s : sysc::Ranks::all_gather(netlat.encode())) all_net.merge_encoded(s);
@@ -265,7 +260,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   res.withdrawn_packets = counts[3];
   res.posted = counts[4];
   res.landed = counts[5];
-  res.released = released;
+  res.released = counts[7];
   res.packet_latency = msg;
   res.network_latency = netlat;
 
