@@ -2,18 +2,18 @@
 // topology the router sits in (an input, so one router model serves every topology and position).
 //   mode 0: HammingMesh (hx_route_hxmesh); a single board, or a grid dimension of one board, has no
 //           trees, which makes it plain XY routing on the board's 2D mesh.
-//   mode 1: 2D torus over the same boards (hx_route_torus).
+//   mode 1: 2D torus over the same boards (hx_route_torus), dateline classes.
 // Other mode values route like mode 0.
 // A router has NL local ports (one per NIC rail); a packet leaves through the local port of the
 // rail its head names (hx_flit.svh HX_HDR_RAIL), the first one when that rail does not exist.
 //
-// adaptive_i (HammingMesh mode): where hx_route_hxmesh offers a second minimal port, the head weighs
+// adaptive_i: where hx_route_hxmesh (or hx_route_torus) offers a second minimal port, the head weighs
 // the free credits (downstream buffer slots) summed over the VCs of the class it would use at each
-// (credits_i, from registers) and takes the Y-first port only when it has more free slots than the
-// X-first one by more than half the X-first port's buffering in that class. So balanced traffic
-// stays on the deterministic routes and only real congestion diverts packets: a local choice
-// cannot see that the other route merges with other flows further on (docs/adaptive-routing.md has
-// the measurements that chose the margin).
+// (credits_i, from registers) and takes the Y-first port only when its free fraction (free slots
+// over the port's buffering in that class) exceeds the X-first port's by more than margin_i
+// eighths (router.adaptive_margin). So balanced traffic stays on the deterministic routes and only real
+// congestion diverts packets: a local choice cannot see that the other route merges with other
+// flows further on (docs/adaptive-routing.md has the measurements that chose the margin).
 module hx_route_board #(
   parameter int CLW = 2,
   parameter int NL  = 1,
@@ -21,6 +21,7 @@ module hx_route_board #(
   parameter int P   = 4 + NL
 ) (
   input  logic             adaptive_i,
+  input  logic [3:0]       margin_i,   // divert margin in eighths of the X-first port's class buffering
   input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
   input  logic [P*8-1:0]   depths_i,   // buffer depth per VC behind each output (held constant)
   input  logic [4*V-1:0]   class_vcs_i,// VCs of each class
@@ -41,9 +42,11 @@ module hx_route_board #(
   assign {b, a, y, x} = dims_i;
   assign {dlc, dlr, dgc, dgr} = dst_i;
 
-  logic [2:0]     hm_port, to_port, alt_port;
-  logic [CLW-1:0] hm_class, to_class, alt_class;
-  logic           alt_valid;
+  logic [2:0]     hm_port, to_port, hm_alt_port, to_alt_port, pri_port, alt_port;
+  logic [CLW-1:0] hm_class, to_class, hm_alt_class, to_alt_class, pri_class, alt_class;
+  logic           hm_alt_valid, to_alt_valid, alt_valid;
+  logic           torus;
+  assign torus = (mode_i == 2'd1);
 
   hx_route_hxmesh #(.CW(8), .CLW(CLW)) u_hxmesh (
     .my_gr_i      (gr),
@@ -61,40 +64,59 @@ module hx_route_board #(
     .in_class_i   (in_class_i),
     .port_o       (hm_port),
     .class_o      (hm_class),
-    .alt_valid_o  (alt_valid),
-    .alt_port_o   (alt_port),
-    .alt_class_o  (alt_class)
+    .alt_valid_o  (hm_alt_valid),
+    .alt_port_o   (hm_alt_port),
+    .alt_class_o  (hm_alt_class)
   );
 
   // ---- adaptive choice between the X-first and the Y-first port ---------------------------------
+  // The topology's own candidates: its deterministic port and, under adaptive routing, the other one.
+  assign pri_port  = torus ? to_port : hm_port;
+  assign pri_class = torus ? to_class : hm_class;
+  assign alt_valid = torus ? to_alt_valid : hm_alt_valid;
+  assign alt_port  = torus ? to_alt_port : hm_alt_port;
+  assign alt_class = torus ? to_alt_class : hm_alt_class;
+
   logic [11:0] pri_score, alt_score;
-  logic [11:0] margin;      // half the X-first port's buffering in the class
+  logic [11:0] pri_buf, alt_buf;   // each port's buffering in the class the packet would use there
+  logic [31:0] alt_side, pri_side;
   logic        take_alt;
   logic [1:0] pri_mesh, alt_mesh;   // both are mesh ports (0..3) whenever alt_valid is high
-  assign pri_mesh = hm_port[1:0];
+  assign pri_mesh = pri_port[1:0];
   assign alt_mesh = alt_port[1:0];
-  // Only a head with a choice weighs credits (in a simulation a deterministic router skips the
-  // sums: measured 12% of a mesh-8x8 run when they were computed for every input every cycle).
+  // Free credits are compared as fractions of each port's buffering (a cable port has 4x the
+  // slots of an on-board one): take the Y-first port when
+  //   alt_free / alt_buf > pri_free / pri_buf + margin_i / 8,
+  // multiplied out to integers. Only a head with a choice weighs credits (in a simulation a
+  // deterministic router skips the sums: measured 12% of a mesh-8x8 run when they were computed
+  // for every input every cycle).
   always_comb begin
     pri_score = '0;
     alt_score = '0;
-    margin    = '0;
+    pri_buf   = '0;
+    alt_buf   = '0;
+    alt_side  = '0;
+    pri_side  = '0;
     take_alt  = 1'b0;
-    if (adaptive_i && (mode_i != 2'd1) && alt_valid) begin
+    if (adaptive_i && alt_valid) begin
       for (int v = 0; v < V; v++) begin
-        if (class_vcs_i[32'(hm_class)*V + v]) begin
-          margin = margin + 12'(depths_i[32'(pri_mesh)*8 +: 8]);
+        if (class_vcs_i[32'(pri_class)*V + v]) begin
+          pri_buf   = pri_buf + 12'(depths_i[32'(pri_mesh)*8 +: 8]);
           pri_score = pri_score + 12'(credits_i[(32'(pri_mesh)*V + v)*8 +: 8]);
         end
         if (class_vcs_i[32'(alt_class)*V + v]) begin
+          alt_buf   = alt_buf + 12'(depths_i[32'(alt_mesh)*8 +: 8]);
           alt_score = alt_score + 12'(credits_i[(32'(alt_mesh)*V + v)*8 +: 8]);
         end
       end
-      take_alt = alt_score > pri_score + (margin >> 1);
+      alt_side = (32'(alt_score) * 32'(pri_buf)) << 3;
+      pri_side = ((32'(pri_score) * 32'(alt_buf)) << 3) + 32'(margin_i) * 32'(pri_buf) * 32'(alt_buf);
+      take_alt = alt_side > pri_side;
     end
   end
 
   hx_route_torus #(.CW(8), .CLW(CLW)) u_torus (
+    .adaptive_i   (adaptive_i),
     .my_gr_i      (gr),
     .my_gc_i      (gc),
     .my_lr_i      (lr),
@@ -110,21 +132,21 @@ module hx_route_board #(
     .in_port_i    (in_port_i),
     .in_class_i   (in_class_i),
     .port_o       (to_port),
-    .class_o      (to_class)
+    .class_o      (to_class),
+    .alt_valid_o  (to_alt_valid),
+    .alt_port_o   (to_alt_port),
+    .alt_class_o  (to_alt_class)
   );
 
   `include "hx_flit.svh"
   logic [2:0] port;
   always_comb begin
-    if (mode_i == 2'd1) begin
-      port    = to_port;
-      class_o = to_class;
-    end else if (take_alt) begin
+    if (take_alt) begin
       port    = alt_port;
       class_o = alt_class;
     end else begin
-      port    = hm_port;
-      class_o = hm_class;
+      port    = pri_port;
+      class_o = pri_class;
     end
     if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
     else                                            port_o = port;

@@ -18,7 +18,8 @@ module hx_board_router #(
   input  logic            rst_i,
   // where this router is and how it routes
   input  logic [1:0]      mode_i,        // 0 HammingMesh / mesh, 1 torus
-  input  logic            adaptive_i,    // HammingMesh: minimal adaptive (docs/adaptive-routing.md)
+  input  logic            adaptive_i,    // minimal adaptive (docs/adaptive-routing.md)
+  input  logic [3:0]      margin_i,      // adaptive divert margin, eighths of a class's buffering
   input  logic [31:0]     pos_i,         // coordinate word (hx_flit.svh): {lc, lr, gc, gr}
   input  logic [31:0]     dims_i,        // sizes as a coordinate word (hx_flit.svh): {b, a, y, x}
   input  logic [V*2-1:0]  vc_class_i,    // class of each VC (2 bits per VC)
@@ -62,6 +63,7 @@ module hx_board_router #(
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     hx_route_board #(.CLW(2), .NL(NL), .V(V), .P(P)) u_rc (
       .adaptive_i  (adaptive_i),
+      .margin_i    (margin_i),
       .credits_i   (credits),
       .depths_i    (out_depth_i),
       .class_vcs_i (class_vcs_i),

@@ -23,6 +23,7 @@ class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
     M& m = *this->m_;
     m.mode_i = static_cast<std::uint8_t>(s.mode);
     m.adaptive_i = s.adaptive ? 1 : 0;
+    m.margin_i = static_cast<std::uint8_t>(s.margin_eighths);
     m.pos_i = pack_coord({s.grid_row, s.grid_col, s.local_row, s.local_col});
     m.dims_i = pack_dims(s.grid_rows, s.grid_cols, s.board_rows, s.board_cols);
     apply_vc_plan(m, s.vc, this->vcs_);

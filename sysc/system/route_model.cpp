@@ -77,30 +77,53 @@ bool hxmesh_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteD
   return x_work && y_work && !(alt.port == kPortN && !g.y_enters);
 }
 
+// hx_route_torus's geometry of a head: the port and wrap of each dimension's move.
+struct TorusGeometry {
+  int dx, dy, x_port, y_port;
+  bool x_wrap, y_wrap;
+  TorusGeometry(const RouterSetup& s, const Dst& d) {
+    const int kx = s.grid_cols * s.board_cols, ky = s.grid_rows * s.board_rows;
+    const int my_x = s.grid_col * s.board_cols + s.local_col;
+    const int my_y = s.grid_row * s.board_rows + s.local_row;
+    const int dst_x = d.gc * s.board_cols + d.lc, dst_y = d.gr * s.board_rows + d.lr;
+    dx = dst_x >= my_x ? dst_x - my_x : dst_x + kx - my_x;
+    dy = dst_y >= my_y ? dst_y - my_y : dst_y + ky - my_y;
+    x_port = dx <= kx - dx ? kPortE : kPortW;
+    y_port = dy <= ky - dy ? kPortS : kPortN;
+    x_wrap = x_port == kPortE ? my_x == kx - 1 : my_x == 0;
+    y_wrap = y_port == kPortS ? my_y == ky - 1 : my_y == 0;
+  }
+};
+
 RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const Dst& d) {
-  const int kx = s.grid_cols * s.board_cols, ky = s.grid_rows * s.board_rows;
-  const int my_x = s.grid_col * s.board_cols + s.local_col;
-  const int my_y = s.grid_row * s.board_rows + s.local_row;
-  const int dst_x = d.gc * s.board_cols + d.lc, dst_y = d.gr * s.board_rows + d.lr;
-  const int dx = dst_x >= my_x ? dst_x - my_x : dst_x + kx - my_x;
-  const int dy = dst_y >= my_y ? dst_y - my_y : dst_y + ky - my_y;
+  const TorusGeometry g(s, d);
   RouteDecision r;
   bool wrap = false, same_dim = true;
-  if (dx != 0) {
-    r.port = dx <= kx - dx ? kPortE : kPortW;
-    wrap = r.port == kPortE ? my_x == kx - 1 : my_x == 0;
+  if (g.dx != 0) {
+    r.port = g.x_port;
+    wrap = g.x_wrap;
     same_dim = in_port == kPortE || in_port == kPortW;
-  } else if (dy != 0) {
-    r.port = dy <= ky - dy ? kPortS : kPortN;
-    wrap = r.port == kPortS ? my_y == ky - 1 : my_y == 0;
+  } else if (g.dy != 0) {
+    r.port = g.y_port;
+    wrap = g.y_wrap;
     same_dim = in_port == kPortN || in_port == kPortS;
   } else {
     r.port = kPortLocal;
   }
   if (r.port == kPortLocal) r.out_class = in_class;
+  else if (s.adaptive) r.out_class = (in_class + (wrap ? 1 : 0)) & 3;   // wrap links crossed so far
   else if (same_dim) r.out_class = in_class | (wrap ? 1 : 0);
   else r.out_class = wrap ? 1 : 0;
   return r;
+}
+
+// hx_route_torus's Y-first alternative under adaptive routing: X work left and a southward Y move
+// (north-last inside each class).
+bool torus_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteDecision& alt) {
+  const TorusGeometry g(s, d);
+  alt.port = g.y_port;
+  alt.out_class = (in_class + (g.y_wrap ? 1 : 0)) & 3;
+  return g.dx != 0 && g.dy != 0 && g.y_port == kPortS;
 }
 }  // namespace
 
@@ -123,7 +146,8 @@ RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::
 
 bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t dst,
                              RouteDecision& alt) {
-  if (!s.adaptive || s.mode == RouteMode::kTorus) return false;
+  if (!s.adaptive) return false;
+  if (s.mode == RouteMode::kTorus) return torus_alternative(s, in_class, unpack(dst), alt);
   return hxmesh_alternative(s, in_class, unpack(dst), alt);
 }
 

@@ -25,9 +25,9 @@ struct RouteDecision {
 // `local_ports` the router's local ports.
 RouteDecision route_board(const RouterSetup& s, int in_port, int in_class, std::uint32_t dst,
                           int rail = 0, int local_ports = 1);
-// Under adaptive routing (RouterSetup::adaptive), the second minimal port hx_route_hxmesh offers
-// (Y before X; never an on-board move north while X remains: north-last): true and `alt` when
-// there is one. The router takes it when it has more free credits (rtl/route/hx_route_board.sv).
+// Under adaptive routing (RouterSetup::adaptive), the second minimal port hx_route_hxmesh or
+// hx_route_torus offers (Y before X; never a move north while X remains: north-last): true and
+// `alt` when there is one. The router takes it when it has more free credits (rtl/route/hx_route_board.sv).
 bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t dst, RouteDecision& alt);
 // hx_switch's route: hx_route_tree for a deterministic choice of up port (`up_choice` in
 // [0, up_ports) stands for the adaptive pick; any choice gives a path of the same length), or for a

@@ -184,6 +184,7 @@ int System::add_router(const NodeCoord& c, int node) {
   RouterSetup s;
   s.mode = cfg_.topology == Topology::kTorus ? RouteMode::kTorus : RouteMode::kHammingMesh;
   s.adaptive = cfg_.adaptive;
+  s.margin_eighths = cfg_.adaptive_margin_eighths;
   s.grid_row = c.grid_row;
   s.grid_col = c.grid_col;
   s.local_row = c.local_row;

@@ -37,7 +37,9 @@ int SystemConfig::classes() const {
   if (test_unsafe_single_class) return 1;
   switch (topology) {
     case Topology::kHammingMesh: return (grid_rows > 1 || grid_cols > 1) ? 3 : 1;
-    case Topology::kTorus: return 2;
+    // Deterministic: the dateline class restarts at the dimension change. Adaptive: it counts the
+    // wrap-around links crossed in both dimensions (rtl/route/hx_route_torus.sv).
+    case Topology::kTorus: return adaptive ? 3 : 2;
     case Topology::kFatTree: return 1;
     // A class per global link taken: minimal routes take at most one, UGAL's non-minimal ones two.
     case Topology::kDragonfly: return adaptive ? 3 : 2;
@@ -318,17 +320,21 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.up_hash = get_choice(sw, "switch", "up_select", {"adaptive", "hash"}, "adaptive") == "hash";
 
   const json& rt = section(root, "router");
-  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth", "routing"});
+  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth", "routing", "adaptive_margin"});
   c.vcs_per_class = get_int(rt, "router", "vcs_per_class", 1, 8, 2);
   c.vc_policy = get_choice(rt, "router", "vc_policy", {"dynamic", "lane"}, "dynamic") == "lane"
                     ? VcPolicy::kLane
                     : VcPolicy::kDynamic;
   c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
                "adaptive";
-  if (c.adaptive && c.topology == Topology::kTorus) {
-    fail("router.routing", "\"adaptive\" is built for HammingMesh board routers (topology \"hxmesh\") "
-                           "and Dragonfly routers (UGAL); the torus routes deterministically "
-                           "(allowed for torus: \"deterministic\")");
+  {
+    const double m = get_double(rt, "router", "adaptive_margin", 0.0, 1.0, 0.5);
+    const double eighths = m * 8.0;
+    if (eighths != static_cast<double>(static_cast<int>(eighths))) {
+      fail("router.adaptive_margin", "must be a multiple of 1/8 in [0, 1] (0, 0.125, 0.25, ..., 1); got " +
+                                         std::to_string(m));
+    }
+    c.adaptive_margin_eighths = static_cast<int>(eighths);
   }
 
   int slots = 0;
@@ -417,6 +423,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                           {"ugal_threshold", c.ugal_threshold}};
     canon["planes"] = c.planes;
   } else {
+    if (c.adaptive) canon["router"]["adaptive_margin"] = c.adaptive_margin_eighths / 8.0;
     canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};
     canon["grid"] = {{"rows", c.grid_rows}, {"cols", c.grid_cols}};
   }

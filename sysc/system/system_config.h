@@ -50,8 +50,12 @@ struct SystemConfig {
   VcPolicy vc_policy = VcPolicy::kDynamic;
   // Board routers of a HammingMesh (and mesh, HyperX): minimal adaptive between the X-first and
   // Y-first port, north-last (docs/adaptive-routing.md); Dragonfly routers: UGAL-L at the source
-  // router; the torus routes deterministically.
+  // router; torus routers: minimal adaptive with cumulative dateline classes, north-last.
   bool adaptive = false;
+  // Board and torus routers under adaptive routing take the Y-first port only when it has more
+  // free credits than the X-first one by more than this many eighths of the X-first port's
+  // buffering in the class (router.adaptive_margin x 8; docs/adaptive-routing.md).
+  int adaptive_margin_eighths = 4;
   int board_depth = 8;                // flits per VC at inputs fed by on-board traces / NICs
   int cable_depth = 32;               // flits per VC at inputs fed by cables
   int flit_bits = 256;

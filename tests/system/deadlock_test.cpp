@@ -55,6 +55,8 @@ TEST(DeadlockFreedom, Torus64OverloadThenDrain) { overload_then_drain("torus-64"
 // Adaptive board routing (docs/adaptive-routing.md): the same overload on the 2x2 and 4x4 boards.
 TEST(DeadlockFreedom, Hx2Mesh64AdaptiveOverloadThenDrain) { overload_then_drain("hx2mesh-64", 100000, true); }
 TEST(DeadlockFreedom, Hx4Mesh64AdaptiveOverloadThenDrain) { overload_then_drain("hx4mesh-64", 100000, true); }
+// Adaptive torus routing (3 dateline classes, north-last inside each).
+TEST(DeadlockFreedom, Torus64AdaptiveOverloadThenDrain) { overload_then_drain("torus-64", 100000, true); }
 
 }  // namespace
 }  // namespace hxemu::test

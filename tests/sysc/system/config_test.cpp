@@ -62,8 +62,10 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
        {"planes", "only used by topologies fattree and dragonfly"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "valiant"}})",
        {"router.routing", "deterministic, adaptive"}},
-      {R"({"topology": "torus", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "adaptive"}})",
-       {"router.routing", "\"deterministic\""}},
+      {R"({"topology": "torus", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"routing": "adaptive", "adaptive_margin": 0.3}})",
+       {"router.adaptive_margin", "multiple of 1/8"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"adaptive_margin": 2}})",
+       {"router.adaptive_margin", "0..1"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"vcs_per_class": 5}})",
        {"router.vcs_per_class", "vcs in {"}},   // 3 classes x 5 = 15 VCs: more than any variant built
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 1, "cols": 1}, "router": {"buffer_depth": 99}})",

@@ -264,8 +264,9 @@ TEST(DeadlockCheck, MeshWithAllTurnsIsCyclic) {
 }
 
 // Adaptive board routing (router.routing "adaptive"): every Y-first alternative a router may take
-// is in the graph, which stays acyclic (north-last on boards, a class per tree entered) and has
-// strictly more dependencies than the deterministic one.
+// is in the graph, which stays acyclic (north-last on boards, a class per tree entered; on the
+// torus north-last inside a class, a class per wrap-around link crossed) and has strictly more
+// dependencies than the deterministic one.
 class DeadlockAdaptive : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DeadlockAdaptive, AdaptiveGraphIsAcyclicAndLarger) {
@@ -283,8 +284,8 @@ TEST_P(DeadlockAdaptive, AdaptiveGraphIsAcyclicAndLarger) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, DeadlockAdaptive,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64",
-                                           "hx2mesh-1024", "hx4mesh-1024", "mesh-8x8", "dragonfly-64",
-                                           "dragonfly-1024"),
+                                           "hx2mesh-1024", "hx4mesh-1024", "mesh-8x8", "torus-64",
+                                           "dragonfly-64", "dragonfly-1024"),
                          test_name);
 
 // The same adaptive choice without the north-last rule (a Y-first move north on the board allowed
