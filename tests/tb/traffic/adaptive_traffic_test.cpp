@@ -3,6 +3,7 @@
 // every message once, intact.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <iostream>
 #include <string>
 
@@ -13,13 +14,14 @@
 namespace hxemu::test {
 namespace {
 
-tb::TrafficRunConfig saturation(const std::string& pattern) {
+tb::TrafficRunConfig point(const std::string& pattern, std::uint64_t warmup, std::uint64_t measure,
+                          std::uint64_t seed) {
   tb::TrafficRunConfig c;
   c.pattern = pattern;
   c.load = 1.0;
-  c.warmup = 2000;
-  c.measure = 5000;
-  c.seed = 1;
+  c.warmup = warmup;
+  c.measure = measure;
+  c.seed = seed;
   return c;
 }
 
@@ -32,7 +34,7 @@ TEST(AdaptiveTraffic, TorusTransposeGainsOverDimensionOrder) {
   for (int adaptive = 0; adaptive < 2; ++adaptive) {
     const auto cfg = shipped_with(
         "torus-64", {std::string("router.routing=") + (adaptive ? "adaptive" : "deterministic")});
-    const auto r = tb::run_traffic(cfg, saturation("transpose"));
+    const auto r = tb::run_traffic(cfg, point("transpose", 2000, 5000, 1));
     EXPECT_TRUE(r.checks_passed) << (adaptive ? "adaptive" : "deterministic");
     EXPECT_TRUE(r.drained);
     accepted[adaptive] = r.accepted;
@@ -50,12 +52,7 @@ TEST(AdaptiveTraffic, TorusOverloadThroughTheNicsLandsEveryMessage) {
   ASSERT_EQ(cfg.classes(), 3);
   for (const char* pattern : {"uniform", "randperm"}) {
     SCOPED_TRACE(pattern);
-    tb::TrafficRunConfig c;
-    c.pattern = pattern;
-    c.load = 1.0;
-    c.warmup = 300;
-    c.measure = 1500;
-    c.seed = 7;
+    auto c = point(pattern, 300, 1500, 7);
     c.drain_limit = 300;
     const auto r = tb::run_nic_traffic(cfg, c);
     EXPECT_TRUE(r.checks_passed) << r.stuck_report;
