@@ -15,11 +15,15 @@ namespace hxemu::sysc {
 
 enum class RouteMode : int { kHammingMesh = 0, kTorus = 1 };
 
+// Adaptive divert margin when a configuration does not set router.adaptive_margin: half a class's
+// buffering (docs/adaptive-routing.md has the measurements that chose it).
+constexpr int kDefaultAdaptiveMarginEighths = 4;
+
 // Everything the RTL takes as inputs held constant after reset (one model serves every router).
 struct RouterSetup {
   RouteMode mode = RouteMode::kHammingMesh;
   bool adaptive = false;              // minimal adaptive (docs/adaptive-routing.md)
-  int margin_eighths = 4;             // adaptive divert margin, eighths of a class's buffering
+  int margin_eighths = kDefaultAdaptiveMarginEighths;  // adaptive divert margin, eighths of buffering
   int grid_row = 0, grid_col = 0;     // board position in the grid
   int local_row = 0, local_col = 0;   // position inside the board
   int grid_rows = 1, grid_cols = 1;   // x, y

@@ -95,6 +95,9 @@ struct TorusGeometry {
   }
 };
 
+// The adaptive torus class: the wrap links crossed so far, in either dimension (never restarts).
+int wraps_crossed(int in_class, bool wrap) { return (in_class + (wrap ? 1 : 0)) & 3; }
+
 RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const Dst& d) {
   const TorusGeometry g(s, d);
   RouteDecision r;
@@ -111,7 +114,7 @@ RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const
     r.port = kPortLocal;
   }
   if (r.port == kPortLocal) r.out_class = in_class;
-  else if (s.adaptive) r.out_class = (in_class + (wrap ? 1 : 0)) & 3;   // wrap links crossed so far
+  else if (s.adaptive) r.out_class = wraps_crossed(in_class, wrap);
   else if (same_dim) r.out_class = in_class | (wrap ? 1 : 0);
   else r.out_class = wrap ? 1 : 0;
   return r;
@@ -122,7 +125,7 @@ RouteDecision route_torus(const RouterSetup& s, int in_port, int in_class, const
 bool torus_alternative(const RouterSetup& s, int in_class, const Dst& d, RouteDecision& alt) {
   const TorusGeometry g(s, d);
   alt.port = g.y_port;
-  alt.out_class = (in_class + (g.y_wrap ? 1 : 0)) & 3;
+  alt.out_class = wraps_crossed(in_class, g.y_wrap);
   return g.dx != 0 && g.dy != 0 && g.y_port == kPortS;
 }
 }  // namespace

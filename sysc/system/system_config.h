@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sysc/blocks/board_router.h"
 #include "sysc/system/vc_plan.h"
 
 namespace hxemu::sysc {
@@ -55,7 +56,7 @@ struct SystemConfig {
   // Board and torus routers under adaptive routing take the Y-first port only when it has more
   // free credits than the X-first one by more than this many eighths of the X-first port's
   // buffering in the class (router.adaptive_margin x 8; docs/adaptive-routing.md).
-  int adaptive_margin_eighths = 4;
+  int adaptive_margin_eighths = kDefaultAdaptiveMarginEighths;
   int board_depth = 8;                // flits per VC at inputs fed by on-board traces / NICs
   int cable_depth = 32;               // flits per VC at inputs fed by cables
   int flit_bits = 256;

@@ -3,7 +3,6 @@
 // every message once, intact.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <iostream>
 #include <string>
 
@@ -14,17 +13,6 @@
 namespace hxemu::test {
 namespace {
 
-tb::TrafficRunConfig point(const std::string& pattern, std::uint64_t warmup, std::uint64_t measure,
-                          std::uint64_t seed) {
-  tb::TrafficRunConfig c;
-  c.pattern = pattern;
-  c.load = 1.0;
-  c.warmup = warmup;
-  c.measure = measure;
-  c.seed = seed;
-  return c;
-}
-
 // Transpose on the 8x8 torus sends every packet of a row's nodes through the same column of X
 // links under dimension order; the Y-first port spreads it. Measured (docs/adaptive-routing.md,
 // seeds 1-3): 0.35 deterministic, 0.46 adaptive; the test asks for 15% more, and both runs must
@@ -34,7 +22,7 @@ TEST(AdaptiveTraffic, TorusTransposeGainsOverDimensionOrder) {
   for (int adaptive = 0; adaptive < 2; ++adaptive) {
     const auto cfg = shipped_with(
         "torus-64", {std::string("router.routing=") + (adaptive ? "adaptive" : "deterministic")});
-    const auto r = tb::run_traffic(cfg, point("transpose", 2000, 5000, 1));
+    const auto r = tb::run_traffic(cfg, traffic_point("transpose", 1.0, 2000, 5000, 1));
     EXPECT_TRUE(r.checks_passed) << (adaptive ? "adaptive" : "deterministic");
     EXPECT_TRUE(r.drained);
     accepted[adaptive] = r.accepted;
@@ -52,7 +40,7 @@ TEST(AdaptiveTraffic, TorusOverloadThroughTheNicsLandsEveryMessage) {
   ASSERT_EQ(cfg.classes(), 3);
   for (const char* pattern : {"uniform", "randperm"}) {
     SCOPED_TRACE(pattern);
-    auto c = point(pattern, 300, 1500, 7);
+    auto c = traffic_point(pattern, 1.0, 300, 1500, 7);
     c.drain_limit = 300;
     const auto r = tb::run_nic_traffic(cfg, c);
     EXPECT_TRUE(r.checks_passed) << r.stuck_report;

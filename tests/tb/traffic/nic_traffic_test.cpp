@@ -23,15 +23,10 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+// The NIC tests all run seed 7.
 tb::TrafficRunConfig point(const std::string& pattern, double load, std::uint64_t warmup,
                            std::uint64_t measure) {
-  tb::TrafficRunConfig c;
-  c.pattern = pattern;
-  c.load = load;
-  c.warmup = warmup;
-  c.measure = measure;
-  c.seed = 7;
-  return c;
+  return traffic_point(pattern, load, warmup, measure, 7);
 }
 
 // Every posted message landed and was completed to its host; what was measured was delivered or

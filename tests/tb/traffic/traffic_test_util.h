@@ -2,6 +2,7 @@
 // channel-load bound of a traffic pattern computed from the routing model.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "sysc/system/route_model.h"
 #include "sysc/system/system_config.h"
 #include "tests/util/system_test_util.h"
+#include "tb/traffic/traffic_run.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {
@@ -16,6 +18,18 @@ namespace hxemu::test {
 inline sysc::SystemConfig shipped_with(const std::string& name,
                                        const std::vector<std::string>& overrides) {
   return sysc::load_system_config(config_path(name), overrides);
+}
+
+// One traffic point: pattern, offered load, warm-up and measured cycles, seed; the rest default.
+inline tb::TrafficRunConfig traffic_point(const std::string& pattern, double load, std::uint64_t warmup,
+                                          std::uint64_t measure, std::uint64_t seed) {
+  tb::TrafficRunConfig c;
+  c.pattern = pattern;
+  c.load = load;
+  c.warmup = warmup;
+  c.measure = measure;
+  c.seed = seed;
+  return c;
 }
 
 struct ChannelLoad {
