@@ -1,6 +1,7 @@
 #include "app/commands/describe.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <sstream>
@@ -44,7 +45,7 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   j["link_latency"] = {{"board", c.board_latency}, {"cable", c.cable_latency},
                        {"terminal", c.terminal_latency}};
   j["vcs"] = {{"per_port", vc.vcs}, {"classes", vc.classes}, {"per_class", vc.per_class},
-              {"policy", sysc::vc_policy_name(vc.policy)}};
+              {"class_counts", vc.class_counts}, {"policy", sysc::vc_policy_name(vc.policy)}};
   j["buffer_depth"] = {{"board", c.board_depth}, {"cable", c.cable_depth}};
   const bool planes = c.topology == sysc::Topology::kFatTree || c.topology == sysc::Topology::kDragonfly;
   const int ports = planes ? c.planes : 4;
@@ -162,8 +163,13 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   t += "\n";
   t += fmt::format("  links           {} on-board (latency {}), {} cable (latency {}), {} NIC (latency {})\n",
                    links[0], c.board_latency, links[1], c.cable_latency, links[2], c.terminal_latency);
-  t += fmt::format("  VCs             {} per port: {} class{} x {} ({} policy)\n", vc.vcs, vc.classes,
-                   vc.classes > 1 ? "es" : "", vc.per_class, sysc::vc_policy_name(vc.policy));
+  if (vc.per_class > 0) {
+    t += fmt::format("  VCs             {} per port: {} class{} x {} ({} policy)\n", vc.vcs, vc.classes,
+                     vc.classes > 1 ? "es" : "", vc.per_class, sysc::vc_policy_name(vc.policy));
+  } else {
+    t += fmt::format("  VCs             {} per port: {} classes of {} VCs ({} policy)\n", vc.vcs, vc.classes,
+                     fmt::join(vc.class_counts, ", "), sysc::vc_policy_name(vc.policy));
+  }
   t += fmt::format("  buffers         {} flits/VC on board and NIC inputs, {} on cable inputs "
                    "(cable credit round trip {} cycles{})\n",
                    c.board_depth, c.cable_depth, cable_rtt,

@@ -180,7 +180,10 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
                        net.block_name(info.to.block) + "." + std::to_string(info.to.port);
   }
 
+  const std::uint64_t ticks0 = net.ticks_done(), skipped0 = net.ticks_skipped();
   const auto finish = execute(b, res.errors);
+  res.block_ticks = sysc::Ranks::sum(net.ticks_done() - ticks0);
+  res.block_ticks_skipped = sysc::Ranks::sum(net.ticks_skipped() - skipped0);
   std::uint64_t end = 0;
   for (auto f : finish) end = std::max(end, f);
   res.cycles = end;
@@ -329,7 +332,9 @@ nlohmann::json CollectiveResult::json() const {
           {"ok", ok},
           {"result_digest", result_digest},
           {"errors", errors},
-          {"wall_seconds", wall_seconds}};
+          {"wall_seconds", wall_seconds},
+          {"block_ticks", block_ticks},
+          {"block_ticks_skipped", block_ticks_skipped}};
 }
 
 }  // namespace hxemu::sw

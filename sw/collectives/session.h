@@ -66,6 +66,9 @@ struct CollectiveResult {
   bool ok = false;
   std::vector<std::string> errors;
   double wall_seconds = 0;
+  // Emulation effort: block ticks evaluated and skipped (idle blocks with nothing arriving) in
+  // this run, summed over ranks.
+  std::uint64_t block_ticks = 0, block_ticks_skipped = 0;
   nlohmann::json json() const;
 };
 

@@ -47,8 +47,14 @@ int SystemConfig::classes() const {
   return 1;
 }
 
+std::vector<int> SystemConfig::class_counts() const {
+  if (!class_vcs.empty()) return class_vcs;
+  return std::vector<int>(static_cast<std::size_t>(classes()), vcs_per_class);
+}
+
 int SystemConfig::model_vcs() const {
-  const int need = classes() * vcs_per_class;
+  int need = 0;
+  for (int n : class_counts()) need += n;
   int best = 0;
   for (const auto& v : board_router_variants()) {
     if (v.flit_bits == flit_bits && v.vcs >= need && (best == 0 || v.vcs < best)) best = v.vcs;
@@ -57,7 +63,7 @@ int SystemConfig::model_vcs() const {
 }
 
 VcPlan SystemConfig::vc_plan() const {
-  VcPlan p = make_vc_plan(model_vcs(), classes(), vcs_per_class, vc_policy);
+  VcPlan p = make_vc_plan(model_vcs(), class_counts(), vc_policy);
   if (test_unsafe_single_class) {
     // Escalation and dateline still change the class a router asks for, but every class maps to
     // the same VCs: the classes no longer separate anything.
@@ -320,7 +326,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.up_hash = get_choice(sw, "switch", "up_select", {"adaptive", "hash"}, "adaptive") == "hash";
 
   const json& rt = section(root, "router");
-  check_keys(rt, "router", {"vcs_per_class", "vc_policy", "buffer_depth", "routing", "adaptive_margin"});
+  check_keys(rt, "router", {"vcs_per_class", "class_vcs", "vc_policy", "buffer_depth", "routing",
+                            "adaptive_margin"});
   c.vcs_per_class = get_int(rt, "router", "vcs_per_class", 1, 8, 2);
   c.vc_policy = get_choice(rt, "router", "vc_policy", {"dynamic", "lane"}, "dynamic") == "lane"
                     ? VcPolicy::kLane
@@ -336,6 +343,18 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                                          std::to_string(m));
     }
     c.adaptive_margin_eighths = static_cast<int>(eighths);
+  }
+
+  if (rt.contains("class_vcs")) {
+    const json& a = rt["class_vcs"];
+    const std::string how = "an array of VC counts, one per VC class in class order, each 1..12, e.g. [1, 4, 3]";
+    if (!a.is_array() || a.empty()) fail("router.class_vcs", "must be " + how);
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (!a[k].is_number_integer() || a[k].get<long long>() < 1 || a[k].get<long long>() > 12) {
+        fail("router.class_vcs", "entry " + std::to_string(k) + " is " + a[k].dump() + "; must be " + how);
+      }
+      c.class_vcs.push_back(a[k].get<int>());
+    }
   }
 
   int slots = 0;
@@ -368,6 +387,27 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.max_packet_flits = get_int(root, "", "max_packet_flits", 2, 64, 16);
   c.clock_ghz = get_double(root, "", "clock_ghz", 0.001, 100.0, 1.5625);
 
+  if (!c.class_vcs.empty()) {
+    const std::string mode = c.adaptive ? "adaptive" : "deterministic";
+    if (static_cast<int>(c.class_vcs.size()) != c.classes()) {
+      fail("router.class_vcs", "has " + std::to_string(c.class_vcs.size()) + " entries; " +
+                                   topology_name(c.topology) + " with " + mode + " routing has " +
+                                   std::to_string(c.classes()) + " VC class" + (c.classes() > 1 ? "es" : "") +
+                                   ": give " + std::to_string(c.classes()) + " counts");
+    }
+    bool even = true;
+    for (int n : c.class_vcs) even = even && n == c.class_vcs[0];
+    if (!even && c.vc_policy == VcPolicy::kLane) {
+      fail("router.class_vcs", "an uneven split needs router.vc_policy \"dynamic\" (the lane policy keeps a "
+                               "packet on its lane index in every class, so every class needs the same count)");
+    }
+    int total = 0;
+    for (int n : c.class_vcs) total += n;
+    if (c.model_vcs() == 0) {
+      fail("router.class_vcs", std::to_string(total) + " VCs per port in all, more than this build's variants "
+                               "provide (vcs in {" + vc_list + "})");
+    }
+  }
   if (c.model_vcs() == 0) {
     fail("router.vcs_per_class",
          std::to_string(c.vcs_per_class) + " per class x " + std::to_string(c.classes()) +
@@ -378,7 +418,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   if (c.topology == Topology::kDragonfly) {
     // Measured on dragonfly-64 (docs/adaptive-routing.md): a smaller threshold diverts uniform
     // traffic that minimal routing carries better; a larger one stops diverting at all.
-    if (c.ugal_threshold < 0) c.ugal_threshold = std::min(255, c.vcs_per_class * c.cable_depth / 2);
+    if (c.ugal_threshold < 0) c.ugal_threshold = std::min(255, c.class_counts()[0] * c.cable_depth / 2);
     const int need = c.df_terminals + c.df_routers - 1 + c.df_globals;
     if (need > c.radix) {
       fail("switch.radix", "a Dragonfly router needs terminals_per_router + routers_per_group - 1 + "
@@ -425,6 +465,10 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     canon["planes"] = c.planes;
   } else {
     if (c.adaptive) canon["router"]["adaptive_margin"] = c.adaptive_margin_eighths / 8.0;
+    if (!c.class_vcs.empty()) {
+      canon["router"].erase("vcs_per_class");
+      canon["router"]["class_vcs"] = c.class_vcs;
+    }
     canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};
     canon["grid"] = {{"rows", c.grid_rows}, {"cols", c.grid_cols}};
   }

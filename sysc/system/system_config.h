@@ -48,6 +48,9 @@ struct SystemConfig {
   bool up_hash = false;               // up-port choice: hash of destination, else adaptive
   // VCs and buffers
   int vcs_per_class = 2;
+  // router.class_vcs: VCs of each class, one count per class (empty: vcs_per_class in each). Lets a
+  // design give the classes that queue behind tree switches more VCs than the others.
+  std::vector<int> class_vcs;
   VcPolicy vc_policy = VcPolicy::kDynamic;
   // Board routers of a HammingMesh (and mesh, HyperX): minimal adaptive between the X-first and
   // Y-first port, north-last (docs/adaptive-routing.md); Dragonfly routers: UGAL-L at the source
@@ -73,6 +76,7 @@ struct SystemConfig {
   int nodes() const;
   int classes() const;                // VC classes the topology needs
   int model_vcs() const;              // VCs per port of the verilated variant used
+  std::vector<int> class_counts() const;   // VCs of each class (class_vcs, or vcs_per_class each)
   VcPlan vc_plan() const;
   // Payload bandwidth of one link direction in Gb/s.
   double link_gbps() const { return clock_ghz * flit_bits; }

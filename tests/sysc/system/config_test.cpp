@@ -68,6 +68,19 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
        {"router.adaptive_margin", "0..1"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"vcs_per_class": 5}})",
        {"router.vcs_per_class", "vcs in {"}},   // 3 classes x 5 = 15 VCs: more than any variant built
+      // router.class_vcs: one count per class, each 1..12, within a built variant, dynamic policy
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": [2, 2]}})",
+       {"router.class_vcs", "has 2 entries; hxmesh with deterministic routing has 3 VC classes"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": [1, 0, 2]}})",
+       {"router.class_vcs", "entry 1 is 0"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": 4}})",
+       {"router.class_vcs", "array of VC counts"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": [6, 6, 1]}})",
+       {"router.class_vcs", "13 VCs per port in all"}},
+      {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": [1, 4, 3], "vc_policy": "lane"}})",
+       {"router.class_vcs", "needs router.vc_policy \"dynamic\""}},
+      {R"({"topology": "torus", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 2, "cols": 2}, "router": {"class_vcs": [2, 2], "routing": "adaptive"}})",
+       {"router.class_vcs", "torus with adaptive routing has 3 VC classes"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 1, "cols": 1}, "router": {"buffer_depth": 99}})",
        {"router.buffer_depth", "1..32"}},
       {R"({"topology": "hxmesh", "board": {"rows": 2, "cols": 2}, "grid": {"rows": 1, "cols": 1}, "router": {"vc_policy": "fast"}})",
@@ -117,6 +130,37 @@ TEST(Config, BadConfigsNameTheFieldAndTheAllowedValues) {
       EXPECT_NE(err.find(want), std::string::npos) << "error \"" << err << "\" lacks \"" << want << "\"";
     }
   }
+}
+
+// router.class_vcs splits the VCs unevenly: class c takes the next counts[c] VCs, the variant is
+// the smallest holding their sum, the tables the RTL reads follow, and the canonical JSON says so.
+TEST(Config, ClassVcsSplitTheVcsUnevenly) {
+  const auto c = sysc::load_system_config(config_path("hx2mesh-64"), {"router.class_vcs=[1, 4, 3]"});
+  EXPECT_EQ(c.model_vcs(), 8);
+  const auto p = c.vc_plan();
+  EXPECT_EQ(p.vcs, 8);
+  EXPECT_EQ(p.classes, 3);
+  EXPECT_EQ(p.per_class, 0);   // uneven
+  EXPECT_EQ(p.class_counts, (std::vector<int>{1, 4, 3}));
+  EXPECT_EQ(p.vc_class, (std::vector<int>{0, 1, 1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(p.class_vcs[0], 0x01u);
+  EXPECT_EQ(p.class_vcs[1], 0x1eu);
+  EXPECT_EQ(p.class_vcs[2], 0xe0u);
+  EXPECT_EQ(p.class_vcs[3], 0u);
+  EXPECT_EQ(p.inject_vcs(), 0x01u);
+  EXPECT_NE(c.json.find("\"class_vcs\":[1,4,3]"), std::string::npos) << c.json;
+  EXPECT_EQ(c.json.find("vcs_per_class"), std::string::npos) << c.json;
+  // An even split written out is the same plan as vcs_per_class.
+  const auto even = sysc::load_system_config(config_path("hx2mesh-64"), {"router.class_vcs=[2, 2, 2]"});
+  const auto dflt = shipped("hx2mesh-64");
+  EXPECT_EQ(even.vc_plan().vc_class, dflt.vc_plan().vc_class);
+  EXPECT_EQ(even.vc_plan().class_vcs, dflt.vc_plan().class_vcs);
+  EXPECT_EQ(even.vc_plan().per_class, 2);
+  // The lane policy takes an even split.
+  EXPECT_EQ(sysc::load_system_config(config_path("hx2mesh-64"),
+                                     {"router.class_vcs=[3, 3, 3]", "router.vc_policy=lane"})
+                .vc_plan().vc_allow[4],
+            (1u << 1) | (1u << 4) | (1u << 7));
 }
 
 // A Dragonfly: nodes = g a p, classes = global links a route may take (2 minimal, 3 with UGAL),

@@ -130,6 +130,21 @@ TEST(DeadlockCheck, Mesh8x8CountsMatchXyRouting) {
   EXPECT_EQ(r.dependencies, 2 * (8 * 6 + 2 * 7 * 7) + 2 * 8 * 6);
 }
 
+// router.class_vcs changes how many VCs each class has, not which classes a route uses: the graph
+// of hx2mesh-64 split [1, 4, 3] is the even split's, in both routing modes.
+TEST(DeadlockCheck, UnevenClassSplitKeepsTheGraph) {
+  for (const char* routing : {"router.routing=deterministic", "router.routing=adaptive"}) {
+    const auto even = sysc::load_system_config(config_path("hx2mesh-64"), {routing});
+    const auto split = sysc::load_system_config(config_path("hx2mesh-64"), {routing, "router.class_vcs=[1, 4, 3]"});
+    tb::TrafficSystem a(even), b(split);
+    const auto ra = sysc::check_deadlock(a.sys()), rb = sysc::check_deadlock(b.sys());
+    ASSERT_TRUE(ra.ok && rb.ok) << ra.error << rb.error;
+    EXPECT_TRUE(rb.acyclic) << routing;
+    EXPECT_EQ(rb.channels, ra.channels) << routing;
+    EXPECT_EQ(rb.dependencies, ra.dependencies) << routing;
+  }
+}
+
 // 8x8 torus (torus-64: 4x4 boards of 2x2), DOR with a dateline. Class 0: every directed link but the
 // 32 wrap links (a head crossing a wrap link is moved to class 1 on it): 224. Class 1, per ring:
 // eastward the wrap link and the 3 after it (a route goes at most 4 hops east, ties going east),
