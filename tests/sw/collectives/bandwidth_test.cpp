@@ -147,6 +147,12 @@ TEST(CollectiveBandwidth, AlltoallGainsFromMoreVcsInTheTreeClasses) {
     ASSERT_TRUE(r.ok) << splits[k] << ": " << (r.errors.empty() ? "" : r.errors[0]);
     EXPECT_EQ(r.wrong, 0u) << splits[k];
     EXPECT_EQ(r.checked, 64u * 16384u) << splits[k];
+    // Every block is stepped once per cycle, evaluated or skipped as idle: the two counts add up
+    // to a whole number of cycles of every block, at least the run's.
+    const auto blocks = static_cast<std::uint64_t>(s.system().net().blocks());
+    EXPECT_GT(r.block_ticks, 0u);
+    EXPECT_EQ((r.block_ticks + r.block_ticks_skipped) % blocks, 0u) << splits[k];
+    EXPECT_GE((r.block_ticks + r.block_ticks_skipped) / blocks, r.cycles) << splits[k];
     cycles[k] = r.cycles;
   }
   std::cout << "alltoall 64 KiB on hx2mesh-64: " << cycles[0] << " cycles with [2, 2, 2], " << cycles[1]
