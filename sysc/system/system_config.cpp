@@ -345,18 +345,6 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     c.adaptive_margin_eighths = static_cast<int>(eighths);
   }
 
-  if (rt.contains("class_vcs")) {
-    const json& a = rt["class_vcs"];
-    const std::string how = "an array of VC counts, one per VC class in class order, each 1..12, e.g. [1, 4, 3]";
-    if (!a.is_array() || a.empty()) fail("router.class_vcs", "must be " + how);
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      if (!a[k].is_number_integer() || a[k].get<long long>() < 1 || a[k].get<long long>() > 12) {
-        fail("router.class_vcs", "entry " + std::to_string(k) + " is " + a[k].dump() + "; must be " + how);
-      }
-      c.class_vcs.push_back(a[k].get<int>());
-    }
-  }
-
   int slots = 0;
   std::set<int> vcs_built;
   for (const auto& v : board_router_variants()) {
@@ -366,6 +354,20 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   std::string vc_list;
   for (int v : vcs_built) vc_list += (vc_list.empty() ? "" : ",") + std::to_string(v);
   c.board_depth = get_int(rt, "router", "buffer_depth", 1, slots, 8);
+
+  if (rt.contains("class_vcs")) {
+    const json& a = rt["class_vcs"];
+    const int most = *vcs_built.rbegin();   // the largest VC variant built
+    const std::string how = "an array of VC counts, one per VC class in class order, each 1.." +
+                            std::to_string(most) + ", e.g. [1, 4, 3]";
+    if (!a.is_array() || a.empty()) fail("router.class_vcs", "must be " + how);
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (!a[k].is_number_integer() || a[k].get<long long>() < 1 || a[k].get<long long>() > most) {
+        fail("router.class_vcs", "entry " + std::to_string(k) + " is " + a[k].dump() + "; must be " + how);
+      }
+      c.class_vcs.push_back(a[k].get<int>());
+    }
+  }
 
   const json& links = section(root, "links");
   check_keys(links, "links", {"board_latency", "cable_latency", "terminal_latency", "cable_depth"});
