@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -367,6 +368,17 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
       }
       c.class_vcs.push_back(a[k].get<int>());
     }
+    if (static_cast<int>(c.class_vcs.size()) != c.classes()) {
+      fail("router.class_vcs", "has " + std::to_string(c.class_vcs.size()) + " entries; " +
+                                   topology_name(c.topology) + " with " +
+                                   (c.adaptive ? "adaptive" : "deterministic") + " routing has " +
+                                   std::to_string(c.classes()) + " VC class" + (c.classes() > 1 ? "es" : "") +
+                                   ": give " + std::to_string(c.classes()) + " counts");
+    }
+    if (c.vc_policy == VcPolicy::kLane && !even_split(c.class_vcs)) {
+      fail("router.class_vcs", "an uneven split needs router.vc_policy \"dynamic\" (the lane policy keeps a "
+                               "packet on its lane index in every class, so every class needs the same count)");
+    }
   }
 
   const json& links = section(root, "links");
@@ -389,26 +401,11 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.max_packet_flits = get_int(root, "", "max_packet_flits", 2, 64, 16);
   c.clock_ghz = get_double(root, "", "clock_ghz", 0.001, 100.0, 1.5625);
 
-  if (!c.class_vcs.empty()) {
-    const std::string mode = c.adaptive ? "adaptive" : "deterministic";
-    if (static_cast<int>(c.class_vcs.size()) != c.classes()) {
-      fail("router.class_vcs", "has " + std::to_string(c.class_vcs.size()) + " entries; " +
-                                   topology_name(c.topology) + " with " + mode + " routing has " +
-                                   std::to_string(c.classes()) + " VC class" + (c.classes() > 1 ? "es" : "") +
-                                   ": give " + std::to_string(c.classes()) + " counts");
-    }
-    bool even = true;
-    for (int n : c.class_vcs) even = even && n == c.class_vcs[0];
-    if (!even && c.vc_policy == VcPolicy::kLane) {
-      fail("router.class_vcs", "an uneven split needs router.vc_policy \"dynamic\" (the lane policy keeps a "
-                               "packet on its lane index in every class, so every class needs the same count)");
-    }
-    int total = 0;
-    for (int n : c.class_vcs) total += n;
-    if (c.model_vcs() == 0) {
-      fail("router.class_vcs", std::to_string(total) + " VCs per port in all, more than this build's variants "
-                               "provide (vcs in {" + vc_list + "})");
-    }
+  // The variant fit needs flit_bits, parsed after the router section.
+  if (!c.class_vcs.empty() && c.model_vcs() == 0) {
+    const int total = std::accumulate(c.class_vcs.begin(), c.class_vcs.end(), 0);
+    fail("router.class_vcs", std::to_string(total) + " VCs per port in all, more than this build's variants "
+                             "provide (vcs in {" + vc_list + "})");
   }
   if (c.model_vcs() == 0) {
     fail("router.vcs_per_class",

@@ -6,24 +6,25 @@ namespace hxemu::sysc {
 
 VcPlan make_vc_plan(int vcs, int classes, int per_class, VcPolicy policy) {
   if (classes < 1 || classes > 4) throw std::invalid_argument("VC classes must be 1..4");
-  if (per_class < 1 || per_class * classes > vcs) {
-    throw std::invalid_argument("vcs: " + std::to_string(per_class) + " per class x " +
-                                std::to_string(classes) + " classes do not fit in " +
-                                std::to_string(vcs) + " VCs per port");
-  }
   return make_vc_plan(vcs, std::vector<int>(static_cast<std::size_t>(classes), per_class), policy);
+}
+
+bool even_split(const std::vector<int>& counts) {
+  for (int n : counts) {
+    if (n != counts.front()) return false;
+  }
+  return true;
 }
 
 VcPlan make_vc_plan(int vcs, const std::vector<int>& counts, VcPolicy policy) {
   const int classes = static_cast<int>(counts.size());
   if (classes < 1 || classes > 4) throw std::invalid_argument("VC classes must be 1..4");
   int total = 0;
-  bool even = true;
   for (int n : counts) {
     if (n < 1) throw std::invalid_argument("every VC class needs at least one VC");
     total += n;
-    even = even && n == counts[0];
   }
+  const bool even = even_split(counts);
   if (total > vcs) {
     throw std::invalid_argument("vcs: " + std::to_string(total) + " VCs in " + std::to_string(classes) +
                                 " classes do not fit in " + std::to_string(vcs) + " VCs per port");

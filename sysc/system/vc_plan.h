@@ -41,6 +41,8 @@ VcPlan make_vc_plan(int vcs, int classes, int per_class, VcPolicy policy);
 // `counts[c]` VCs for class c (1..4 classes, each count >= 1, their sum <= vcs). The lane policy
 // needs the same count in every class. Throws std::invalid_argument otherwise.
 VcPlan make_vc_plan(int vcs, const std::vector<int>& counts, VcPolicy policy);
+// Every class has the same number of VCs (what the lane policy needs).
+bool even_split(const std::vector<int>& counts);
 
 const char* vc_policy_name(VcPolicy p);
 

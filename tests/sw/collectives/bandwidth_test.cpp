@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "sw/collectives/grid_cycles.h"
 #include "sw/collectives/session.h"
@@ -13,8 +15,8 @@
 namespace hxemu::test {
 namespace {
 
-sysc::SystemConfig config(const std::string& name) {
-  return sysc::load_system_config(std::string(HX_CONFIG_DIR) + "/" + name + ".json");
+sysc::SystemConfig config(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  return sysc::load_system_config(std::string(HX_CONFIG_DIR) + "/" + name + ".json", overrides);
 }
 
 std::unique_ptr<sysc::Harness> parallel(sysc::System& s) { return sysc::make_parallel_harness(s); }
@@ -141,8 +143,7 @@ TEST(CollectiveBandwidth, AlltoallGainsFromMoreVcsInTheTreeClasses) {
   std::uint64_t cycles[2] = {0, 0};
   const char* splits[2] = {"router.class_vcs=[2, 2, 2]", "router.class_vcs=[1, 4, 3]"};
   for (int k = 0; k < 2; ++k) {
-    const auto cfg = sysc::load_system_config(std::string(HX_CONFIG_DIR) + "/hx2mesh-64.json", {splits[k]});
-    sw::CollectiveSession s(cfg, sc);
+    sw::CollectiveSession s(config("hx2mesh-64", {splits[k]}), sc);
     const auto r = s.run(sw::CollectiveOp::kAlltoall, "all-at-once", 64 * 1024);
     ASSERT_TRUE(r.ok) << splits[k] << ": " << (r.errors.empty() ? "" : r.errors[0]);
     EXPECT_EQ(r.wrong, 0u) << splits[k];
