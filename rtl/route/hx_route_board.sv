@@ -13,7 +13,10 @@
 // over the port's buffering in that class) exceeds the X-first port's by more than margin_i
 // eighths (router.adaptive_margin). So balanced traffic stays on the deterministic routes and only real
 // congestion diverts packets: a local choice cannot see that the other route merges with other
-// flows further on (docs/adaptive-routing.md has the measurements that chose the margin).
+// flows further on (docs/adaptive-routing.md has the measurements that chose the margin). The port
+// not taken leaves on alt_*_o: the router core switches a head to it at the front of its VC when
+// the chosen port has no free VC with a credit there and then (so with margin_i = 8, never divert on
+// arrival, a head diverts only when it would otherwise wait).
 module hx_route_board #(
   parameter int CLW = 2,
   parameter int NL  = 1,
@@ -33,7 +36,13 @@ module hx_route_board #(
   input  logic [2:0]     in_port_i,
   input  logic [CLW-1:0] in_class_i,
   output logic [2:0]     port_o,
-  output logic [CLW-1:0] class_o
+  output logic [CLW-1:0] class_o,
+  // The minimal port not chosen (a mesh port; valid only under adaptive routing when both
+  // dimensions have work): the router core takes it instead when the head reaches the front of its
+  // VC and the chosen port has no free VC with a credit (hx_router_core).
+  output logic           alt_valid_o,
+  output logic [2:0]     alt_port_o,
+  output logic [CLW-1:0] alt_class_o
 );
   logic [7:0] gr, gc, lr, lc, x, y, a, b, dgr, dgc, dlr, dlc;
   // The coordinate word (hx_flit.svh), least significant byte first: grid row, grid column, row in
@@ -150,5 +159,8 @@ module hx_route_board #(
     end
     if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
     else                                            port_o = port;
+    alt_valid_o = adaptive_i && alt_valid;
+    alt_port_o  = take_alt ? pri_port : alt_port;
+    alt_class_o = take_alt ? pri_class : alt_class;
   end
 endmodule

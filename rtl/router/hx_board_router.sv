@@ -52,6 +52,9 @@ module hx_board_router #(
 
   logic [P*3-1:0] rt_port;
   logic [P*2-1:0] rt_class;
+  logic [P-1:0]   rt_alt_valid;
+  logic [P*3-1:0] rt_alt_port;
+  logic [P*2-1:0] rt_alt_class;
   // Credits per output VC: what the adaptive choice weighs. (Free-with-credit VCs: unused here.)
   logic [P*V*8-1:0] credits;
   logic [P*V-1:0]   unused_ready_vcs;
@@ -75,7 +78,10 @@ module hx_board_router #(
       .in_port_i  (in_port),
       .in_class_i (in_class),
       .port_o     (rt_port[p*3 +: 3]),
-      .class_o    (rt_class[p*2 +: 2])
+      .class_o    (rt_class[p*2 +: 2]),
+      .alt_valid_o (rt_alt_valid[p]),
+      .alt_port_o  (rt_alt_port[p*3 +: 3]),
+      .alt_class_o (rt_alt_class[p*2 +: 2])
     );
   end
 
@@ -92,6 +98,9 @@ module hx_board_router #(
     .in_credit_vc_o     (in_credit_vc_o),
     .rt_port_i          (rt_port),
     .rt_class_i         (rt_class),
+    .rt_alt_valid_i     (rt_alt_valid),
+    .rt_alt_port_i      (rt_alt_port),
+    .rt_alt_class_i     (rt_alt_class),
     .class_vcs_i        (class_vcs_i),
     .vc_allow_i         (vc_allow_i),
     .out_depth_i        (out_depth_i),

@@ -2,8 +2,9 @@
 // credit that goes back upstream.
 //
 // Promise: a head flit at the front of an idle VC asks for the output port its route (computed on
-// arrival, stored beside the flit) names, and the output VC class the route computer chose. Once the
-// head wins, the VC remembers its output port and output VC until the tail leaves, so the packet's
+// arrival, stored beside the flit) names, and the output VC class the route computer chose; under
+// adaptive routing the route's other minimal port and class are stored beside it too, and the
+// router core may send the head there instead (hx_router_core). Once the head wins, the VC remembers its output port and output VC until the tail leaves, so the packet's
 // flits follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
 // on the next cycle (credit_*_o are registered).
 module hx_input_unit #(
@@ -25,6 +26,9 @@ module hx_input_unit #(
   // route of the arriving flit (meaningful for head flits)
   input  logic [PW-1:0]    rt_port_i,
   input  logic [CLW-1:0]   rt_class_i,
+  input  logic             rt_alt_valid_i,  // a second minimal port (adaptive), kept beside the head
+  input  logic [PW-1:0]    rt_alt_port_i,
+  input  logic [CLW-1:0]   rt_alt_class_i,
   // state of every input VC, toward the allocators
   output logic [V-1:0]     vc_valid_o,    // a flit waits at the front
   output logic [V-1:0]     vc_active_o,   // the VC owns an output VC (body/tail flits follow)
@@ -33,19 +37,24 @@ module hx_input_unit #(
   output logic [V*PW-1:0]  vc_port_o,     // output port the front flit goes to
   output logic [V*CLW-1:0] vc_class_o,    // output VC class a waiting head asks for
   output logic [V*VW-1:0]  vc_outvc_o,    // output VC owned by an active VC
+  output logic [V-1:0]     vc_alt_valid_o,  // the front head has a second minimal port ...
+  output logic [V*PW-1:0]  vc_alt_port_o,   // ... this one
+  output logic [V*CLW-1:0] vc_alt_class_o,  // ... in this output VC class
   // the VC the switch allocator looks at, its payload, and whether it won
   input  logic [VW-1:0]    sel_vc_i,
   output logic [W-1:0]     sel_data_o,
   input  logic             grant_i,
   input  logic [VW-1:0]    grant_outvc_i,
+  input  logic [PW-1:0]    grant_port_i,   // the port the head took (primary or alternative)
   // credit back upstream
   output logic             credit_valid_o,
   output logic [VW-1:0]    credit_vc_o,
   output logic             overflow_o,
   output logic             empty_o
 );
-  // Side record stored with each flit: {class, port, tail, head}.
-  localparam int MW = CLW + PW + 2;
+  // Side record stored with each flit: {alternative class, alternative port, alternative valid,
+  // class, port, tail, head}.
+  localparam int MW = CLW + PW + 2 + 1 + PW + CLW;
 
   logic [V*MW-1:0]  front_meta;
   logic [V-1:0]     front_valid;
@@ -60,7 +69,7 @@ module hx_input_unit #(
     .rst_i         (rst_i),
     .wr_valid_i    (in_valid_i),
     .wr_vc_i       (in_vc_i),
-    .wr_meta_i     ({rt_class_i, rt_port_i, in_tail_i, in_head_i}),
+    .wr_meta_i     ({rt_alt_class_i, rt_alt_port_i, rt_alt_valid_i, rt_class_i, rt_port_i, in_tail_i, in_head_i}),
     .wr_data_i     (in_data_i),
     .front_valid_o (front_valid),
     .front_meta_o  (front_meta),
@@ -80,6 +89,9 @@ module hx_input_unit #(
       vc_port_o[v*PW +: PW]    = active_q[v] ? out_port_q[v] : front_meta[v*MW + 2 +: PW];
       vc_class_o[v*CLW +: CLW] = front_meta[v*MW + 2 + PW +: CLW];
       vc_outvc_o[v*VW +: VW]   = out_vc_q[v];
+      vc_alt_valid_o[v]            = front_meta[v*MW + 2 + PW + CLW];
+      vc_alt_port_o[v*PW +: PW]    = front_meta[v*MW + 3 + PW + CLW +: PW];
+      vc_alt_class_o[v*CLW +: CLW] = front_meta[v*MW + 3 + 2*PW + CLW +: CLW];
     end
     empty_o = (front_valid == '0);
   end
@@ -99,7 +111,7 @@ module hx_input_unit #(
       if (grant_i) begin
         // A head claims the output VC the allocator gave it; a tail gives it back.
         if (!active_q[sel_vc_i]) begin
-          out_port_q[sel_vc_i] <= front_meta[32'(sel_vc_i)*MW + 2 +: PW];
+          out_port_q[sel_vc_i] <= grant_port_i;
           out_vc_q[sel_vc_i]   <= grant_outvc_i;
         end
         active_q[sel_vc_i] <= !front_meta[32'(sel_vc_i)*MW + 1];

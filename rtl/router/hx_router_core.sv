@@ -41,6 +41,12 @@ module hx_router_core #(
   // routes of the flits on the input links (from the route computers)
   input  logic [P*PW-1:0]    rt_port_i,
   input  logic [P*CLW-1:0]   rt_class_i,
+  // the other minimal port of each arriving head, and its VC class (adaptive routing; valid 0 when
+  // there is none): a waiting head takes it at the front of its VC when its own port has no free
+  // VC of its class with a credit and the alternative has one
+  input  logic [P-1:0]       rt_alt_valid_i,
+  input  logic [P*PW-1:0]    rt_alt_port_i,
+  input  logic [P*CLW-1:0]   rt_alt_class_i,
   // which output VCs belong to each VC class (class c: bits [c*V +: V])
   input  logic [4*V-1:0]     class_vcs_i,
   // output VCs a packet in input VC v may take (bits [v*V +: V]): all ones lets VC allocation pick
@@ -94,8 +100,14 @@ module hx_router_core #(
   logic [V-1:0]     vc_active [P];
   logic [V-1:0]     vc_head   [P];
   logic [V-1:0]     vc_tail   [P];
-  logic [V*PW-1:0]  vc_port   [P];
+  logic [V*PW-1:0]  vc_port   [P];   // effective: primary or alternative
   logic [V*CLW-1:0] vc_class  [P];
+  logic [V*PW-1:0]  vc_pport  [P];   // as stored: primary (or the owned port when active)
+  logic [V*CLW-1:0] vc_pclass [P];
+  logic [V-1:0]     vc_avalid [P];
+  logic [V*PW-1:0]  vc_aport  [P];
+  logic [V*CLW-1:0] vc_aclass [P];
+  logic [PW-1:0]    grant_port [P];
   logic [V*VW-1:0]  vc_outvc  [P];
   logic [P*VW-1:0]  sel_vc;
   logic [P*W-1:0]   sel_data;
@@ -115,17 +127,24 @@ module hx_router_core #(
       .in_data_i      (in_data_i[p*W +: W]),
       .rt_port_i      (rt_port_i[p*PW +: PW]),
       .rt_class_i     (rt_class_i[p*CLW +: CLW]),
+      .rt_alt_valid_i (rt_alt_valid_i[p]),
+      .rt_alt_port_i  (rt_alt_port_i[p*PW +: PW]),
+      .rt_alt_class_i (rt_alt_class_i[p*CLW +: CLW]),
       .vc_valid_o     (vc_valid[p]),
       .vc_active_o    (vc_active[p]),
       .vc_tail_o      (vc_tail[p]),
       .vc_head_o      (vc_head[p]),
-      .vc_port_o      (vc_port[p]),
-      .vc_class_o     (vc_class[p]),
+      .vc_port_o      (vc_pport[p]),
+      .vc_class_o     (vc_pclass[p]),
+      .vc_alt_valid_o (vc_avalid[p]),
+      .vc_alt_port_o  (vc_aport[p]),
+      .vc_alt_class_o (vc_aclass[p]),
       .vc_outvc_o     (vc_outvc[p]),
       .sel_vc_i       (sel_vc[p*VW +: VW]),
       .sel_data_o     (sel_data[p*W +: W]),
       .grant_i        (in_win[p]),
       .grant_outvc_i  (in_outvc[p]),
+      .grant_port_i   (grant_port[p]),
       .credit_valid_o (in_credit_valid_o[p]),
       .credit_vc_o    (in_credit_vc_o[p*VW +: VW]),
       .overflow_o     (in_overflow[p]),
@@ -136,6 +155,32 @@ module hx_router_core #(
   // ---- output state seen by the allocators -----------------------------------------------------
   logic [V-1:0] out_free   [P];
   logic [V-1:0] out_credit [P];
+
+  // ---- adaptive: primary or alternative port of each waiting head -------------------------------
+  // A head whose route computer offered a second minimal port takes it when, at the front of its VC,
+  // its own port has no free output VC of its class with a credit and the other one has: the choice
+  // is made with the allocators' current state, not the credits seen when the head arrived, and a
+  // head diverts only when it would otherwise wait. Active VCs keep the port their head took.
+  always_comb begin
+    for (int p = 0; p < P; p++) begin
+      for (int v = 0; v < V; v++) begin
+        logic [PW-1:0]  op, ap;
+        logic [CLW-1:0] oc, ac;
+        logic           use_alt;
+        op = vc_pport[p][v*PW +: PW];
+        oc = vc_pclass[p][v*CLW +: CLW];
+        ap = vc_aport[p][v*PW +: PW];
+        ac = vc_aclass[p][v*CLW +: CLW];
+        use_alt = 1'b0;
+        if (vc_valid[p][v] && !vc_active[p][v] && vc_avalid[p][v]) begin
+          use_alt = ((out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V] & vc_allow_q[v*V +: V]) == '0)
+                 && ((out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V] & vc_allow_q[v*V +: V]) != '0);
+        end
+        vc_port[p][v*PW +: PW]    = use_alt ? ap : op;
+        vc_class[p][v*CLW +: CLW] = use_alt ? ac : oc;
+      end
+    end
+  end
 
   // ---- eligibility: which input VCs can move a flit this cycle -----------------------------------
   // An active VC needs a credit on the output VC it owns; a waiting head needs a free output VC of
@@ -230,6 +275,7 @@ module hx_router_core #(
       logic [PW-1:0] op;
       op = vc_port[p][32'(sel_vc[p*VW +: VW])*PW +: PW];
       in_outvc[p] = send_vc[32'(op)*VW +: VW];
+      grant_port[p] = op;
     end
   end
 
