@@ -20,6 +20,7 @@ RouterBench::RouterBench(const RouterBenchConfig& cfg) : cfg_(cfg), rng_(cfg.see
   sysc::RouterSetup s;
   s.mode = sysc::RouteMode::kHammingMesh;
   s.adaptive = cfg.adaptive;
+  if (cfg.margin_eighths >= 0) s.margin_eighths = cfg.margin_eighths;
   s.local_row = cfg.row;
   s.local_col = cfg.col;
   s.board_rows = cfg.board_rows;

@@ -36,6 +36,7 @@ struct RouterBenchConfig {
   int col = 1;
   std::uint64_t seed = 1;
   bool adaptive = false;   // router.routing "adaptive": the Y-first port is allowed too
+  int margin_eighths = -1; // router.adaptive_margin in eighths (-1: the system default)
 };
 
 struct BenchPacket {

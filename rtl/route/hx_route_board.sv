@@ -14,9 +14,9 @@
 // eighths (router.adaptive_margin). So balanced traffic stays on the deterministic routes and only real
 // congestion diverts packets: a local choice cannot see that the other route merges with other
 // flows further on (docs/adaptive-routing.md has the measurements that chose the margin). The port
-// not taken leaves on alt_*_o: the router core switches a head to it at the front of its VC when
-// the chosen port has no free VC with a credit there and then (so with margin_i = 8, never divert on
-// arrival, a head diverts only when it would otherwise wait).
+// not taken leaves on alt_*_o (HammingMesh mode only): the router core switches a head to it at the
+// front of its VC when the chosen port has no free VC with a credit there and then (so with
+// margin_i = 8, never divert on arrival, a head diverts only when it would otherwise wait).
 module hx_route_board #(
   parameter int CLW = 2,
   parameter int NL  = 1,
@@ -159,7 +159,10 @@ module hx_route_board #(
     end
     if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
     else                                            port_o = port;
-    alt_valid_o = adaptive_i && alt_valid;
+    // HammingMesh (and mesh, HyperX) only: on the torus a head diverted at the front of its VC
+    // meets the other dimension's dateline traffic, and uniform saturation fell 5% below
+    // deterministic (docs/adaptive-routing.md), so torus heads keep their arrival choice.
+    alt_valid_o = adaptive_i && alt_valid && !torus;
     alt_port_o  = take_alt ? pri_port : alt_port;
     alt_class_o = take_alt ? pri_class : alt_class;
   end

@@ -15,9 +15,13 @@ namespace hxemu::sysc {
 
 enum class RouteMode : int { kHammingMesh = 0, kTorus = 1 };
 
-// Adaptive divert margin when a configuration does not set router.adaptive_margin: half a class's
-// buffering (docs/adaptive-routing.md has the measurements that chose it).
-constexpr int kDefaultAdaptiveMarginEighths = 4;
+// Adaptive divert margin when a configuration does not set router.adaptive_margin: a whole class's
+// buffering, so a head never diverts on arrival and only takes its other minimal port at the front
+// of its VC when its own has no free VC with a credit (docs/adaptive-routing.md has the
+// measurements that chose it).
+constexpr int kDefaultAdaptiveMarginEighths = 8;
+// On the torus, whose routers choose on arrival only: half a class's buffering.
+constexpr int kDefaultTorusAdaptiveMarginEighths = 4;
 
 // Everything the RTL takes as inputs held constant after reset (one model serves every router).
 struct RouterSetup {

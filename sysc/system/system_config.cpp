@@ -336,8 +336,9 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
                "adaptive";
   {
-    const double m = get_double(rt, "router", "adaptive_margin", 0.0, 1.0,
-                                kDefaultAdaptiveMarginEighths / 8.0);
+    const int dflt = c.topology == Topology::kTorus ? kDefaultTorusAdaptiveMarginEighths
+                                                    : kDefaultAdaptiveMarginEighths;
+    const double m = get_double(rt, "router", "adaptive_margin", 0.0, 1.0, dflt / 8.0);
     const double eighths = m * 8.0;
     if (eighths != static_cast<double>(static_cast<int>(eighths))) {
       fail("router.adaptive_margin", "must be a multiple of 1/8 in [0, 1] (0, 0.125, 0.25, ..., 1); got " +

@@ -152,17 +152,18 @@ TEST(Router, NeverSendsWithoutCreditAndReturnsEveryCredit) {
   expect_fifo_per_input_vc(b);
 }
 
-// Adaptive routing (rtl/route/hx_route_board.sv): the route is chosen when a head arrives, so a
-// head bound south-east takes S instead of E when, at its arrival, E has fewer free credits by more
-// than half its buffering (2 VCs x 8 = 16 slots: a margin of 8). E is stalled and filled first by
-// packets from W (east only); then 20 packets from L to (2,2) all go S; 6 more to (0,2) (east,
-// then north) never turn north first (north-last) and wait for E. Released, all arrive once,
-// intact. Deterministic mode sends everything east.
+// Adaptive routing (rtl/route/hx_route_board.sv): a head bound south-east takes S instead of E when
+// E is congested -- on arrival, when E has fewer free credits by more than the margin (here 0.5 of
+// its 2 VCs x 8 = 16 slots), and at the front of its VC when E has no free VC with a credit. E is
+// stalled and filled first by packets from W (east only); then 20 packets from L to (2,2) all go
+// S; 6 more to (0,2) (east, then north) never turn north first (north-last) and wait for E.
+// Released, all arrive once, intact. Deterministic mode sends everything east.
 TEST(Router, AdaptiveTakesTheYFirstPortWhenTheXPortIsCongested) {
   for (bool adaptive : {false, true}) {
     RouterBenchConfig cfg;
     cfg.vcs = 2;
     cfg.adaptive = adaptive;
+    cfg.margin_eighths = 4;
     RouterBench b(cfg);
     b.set_stalled(E, true);
     for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only
@@ -177,6 +178,67 @@ TEST(Router, AdaptiveTakesTheYFirstPortWhenTheXPortIsCongested) {
     b.set_stalled(E, false);
     ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
     EXPECT_EQ(b.packets_done(), 34u);
+    expect_clean(b);
+  }
+}
+
+// Adaptive routing, choice on arrival: the route computer weighs free credits as fractions of each
+// port's buffering in the head's class. E is stalled after one 6-flit packet on VC 0, so it has 2 + 8
+// of 16 slots free (0.625) and a free VC with credits; S has all 16 (1.0). A margin of 0.25 diverts
+// the next head to S on arrival (1.0 > 0.625 + 0.25); margins of 0.5 and 1 keep it on E, and the
+// front of the VC does not divert it either, because E has a free VC with a credit.
+TEST(Router, AdaptiveChoiceOnArrivalWeighsFreeCreditsAgainstTheMargin) {
+  for (int margin : {2, 4, 8}) {
+    RouterBenchConfig cfg;
+    cfg.vcs = 2;
+    cfg.adaptive = true;
+    cfg.margin_eighths = margin;
+    RouterBench b(cfg);
+    b.set_stalled(E, true);
+    b.send(W, 0, 1, 2, 6);   // (1,2): east only
+    for (int i = 0; i < 200; ++i) b.step();
+    ASSERT_EQ(b.flits_out(E), 6u);
+    b.send(L, 0, 2, 2, 4);   // (2,2): E then S, or S then E
+    for (int i = 0; i < 200; ++i) b.step();
+    EXPECT_EQ(b.flits_out(S), margin == 2 ? 4u : 0u) << "margin " << margin << "/8";
+    EXPECT_EQ(b.flits_out(E), margin == 2 ? 6u : 10u) << "margin " << margin << "/8";
+    b.set_stalled(E, false);
+    ASSERT_TRUE(b.drain(20000));
+    EXPECT_EQ(b.packets_done(), 2u);
+    expect_clean(b);
+  }
+}
+
+// Adaptive routing, choice at the front of the VC (rtl/router/hx_router_core.sv): with a margin
+// of 1 (8 eighths) the route computer never diverts on arrival, so every head names E. While E
+// flows, all of them leave through E; once E is stalled and its VCs are full, the heads that reach
+// the front of their VC find no free E VC with a credit and take S, the other minimal port. Heads
+// to (0,2) have no other port (north-last) and wait for E. Deterministic mode never uses S.
+TEST(Router, AdaptiveDivertsAtTheFrontOfTheVcWhenItsPortIsBlocked) {
+  for (bool adaptive : {false, true}) {
+    RouterBenchConfig cfg;
+    cfg.vcs = 2;
+    cfg.adaptive = adaptive;
+    cfg.margin_eighths = 8;
+    RouterBench b(cfg);
+    for (int i = 0; i < 10; ++i) b.send(L, i % 2, 2, 2, 4);  // (2,2): E then S, or S then E
+    for (int i = 0; i < 500; ++i) b.step();
+    EXPECT_EQ(b.flits_out(E), 10u * 4u) << "E flows: no head diverts";
+    EXPECT_EQ(b.flits_out(S), 0u);
+    b.set_stalled(E, true);
+    for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only, fills E
+    for (int i = 0; i < 200; ++i) b.step();
+    const std::uint64_t e_full = 10u * 4u + static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth);
+    EXPECT_EQ(b.flits_out(E), e_full);
+    for (int i = 0; i < 20; ++i) b.send(L, i % 2, 2, 2, 4);
+    for (int i = 0; i < 6; ++i) b.send(L, i % 2, 0, 2, 4);   // (0,2): E then N
+    for (int i = 0; i < 2000; ++i) b.step();
+    EXPECT_EQ(b.flits_out(E), e_full);
+    EXPECT_EQ(b.flits_out(N), 0u) << "north-last: no north move while east remains";
+    EXPECT_EQ(b.flits_out(S), adaptive ? 20u * 4u : 0u);
+    b.set_stalled(E, false);
+    ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
+    EXPECT_EQ(b.packets_done(), 44u);
     expect_clean(b);
   }
 }

@@ -150,12 +150,16 @@ TEST(Config, ClassVcsSplitTheVcsUnevenly) {
   EXPECT_EQ(p.inject_vcs(), 0x01u);
   EXPECT_NE(c.json.find("\"class_vcs\":[1,4,3]"), std::string::npos) << c.json;
   EXPECT_EQ(c.json.find("vcs_per_class"), std::string::npos) << c.json;
-  // An even split written out is the same plan as vcs_per_class.
+  // An even split written out is the same plan as vcs_per_class (hx4mesh-64: 2 per class, and the
+  // same three HammingMesh classes).
   const auto even = sysc::load_system_config(config_path("hx2mesh-64"), {"router.class_vcs=[2, 2, 2]"});
-  const auto dflt = shipped("hx2mesh-64");
+  const auto dflt = shipped("hx4mesh-64");
   EXPECT_EQ(even.vc_plan().vc_class, dflt.vc_plan().vc_class);
   EXPECT_EQ(even.vc_plan().class_vcs, dflt.vc_plan().class_vcs);
   EXPECT_EQ(even.vc_plan().per_class, 2);
+  // The shipped hx2mesh-64 splits 12 VCs 1/7/4.
+  EXPECT_EQ(shipped("hx2mesh-64").vc_plan().class_counts, (std::vector<int>{1, 7, 4}));
+  EXPECT_EQ(shipped("hx2mesh-64").model_vcs(), 12);
   // The lane policy takes an even split.
   EXPECT_EQ(sysc::load_system_config(config_path("hx2mesh-64"),
                                      {"router.class_vcs=[3, 3, 3]", "router.vc_policy=lane"})
@@ -165,6 +169,22 @@ TEST(Config, ClassVcsSplitTheVcsUnevenly) {
 
 // A Dragonfly: nodes = g a p, classes = global links a route may take (2 minimal, 3 with UGAL),
 // planes as the fat tree's, and the canonical JSON carries the shape.
+// The default adaptive margin depends on where the choice is made: HammingMesh routers also choose
+// at the front of the VC, so by default they never divert on arrival (1); torus routers choose on
+// arrival only (0.5). The canonical JSON records the margin in use; a configured one wins.
+TEST(Config, AdaptiveMarginDefaultsPerTopology) {
+  const auto hm = sysc::load_system_config(config_path("hx2mesh-64"), {"router.routing=adaptive"});
+  const auto to = sysc::load_system_config(config_path("torus-64"), {"router.routing=adaptive"});
+  EXPECT_EQ(hm.adaptive_margin_eighths, 8);
+  EXPECT_EQ(to.adaptive_margin_eighths, 4);
+  EXPECT_NE(hm.json.find("\"adaptive_margin\":1.0"), std::string::npos) << hm.json;
+  EXPECT_NE(to.json.find("\"adaptive_margin\":0.5"), std::string::npos) << to.json;
+  EXPECT_EQ(sysc::load_system_config(config_path("torus-64"),
+                                     {"router.routing=adaptive", "router.adaptive_margin=0.75"})
+                .adaptive_margin_eighths,
+            6);
+}
+
 TEST(Config, DragonflyShapeClassesAndCanonicalJson) {
   const auto c = shipped("dragonfly-64");
   EXPECT_EQ(c.topology, sysc::Topology::kDragonfly);

@@ -134,7 +134,7 @@ TEST(DeadlockCheck, Mesh8x8CountsMatchXyRouting) {
 // of hx2mesh-64 split [1, 4, 3] is the even split's, in both routing modes.
 TEST(DeadlockCheck, UnevenClassSplitKeepsTheGraph) {
   for (const char* routing : {"router.routing=deterministic", "router.routing=adaptive"}) {
-    const auto even = sysc::load_system_config(config_path("hx2mesh-64"), {routing});
+    const auto even = sysc::load_system_config(config_path("hx2mesh-64"), {routing, "router.class_vcs=[2, 2, 2]"});
     const auto split = sysc::load_system_config(config_path("hx2mesh-64"), {routing, "router.class_vcs=[1, 4, 3]"});
     tb::TrafficSystem a(even), b(split);
     const auto ra = sysc::check_deadlock(a.sys()), rb = sysc::check_deadlock(b.sys());
