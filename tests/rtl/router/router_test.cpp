@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -152,32 +153,44 @@ TEST(Router, NeverSendsWithoutCreditAndReturnsEveryCredit) {
   expect_fifo_per_input_vc(b);
 }
 
-// Adaptive routing (rtl/route/hx_route_board.sv): a head bound south-east takes S instead of E when
-// E is congested -- on arrival, when E has fewer free credits by more than the margin (here 0.5 of
-// its 2 VCs x 8 = 16 slots), and at the front of its VC when E has no free VC with a credit. E is
-// stalled and filled first by packets from W (east only); then 20 packets from L to (2,2) all go
-// S; 6 more to (0,2) (east, then north) never turn north first (north-last) and wait for E.
-// Released, all arrive once, intact. Deterministic mode sends everything east.
+// Adaptive routing (rtl/route/hx_route_board.sv, rtl/router/hx_router_core.sv): a head bound
+// south-east takes S instead of E when E is congested -- on arrival when E has fewer free credits
+// by more than the margin (0.5: half of E's 2 VCs x 8 = 16 slots; 1 never diverts on arrival),
+// and at the front of its VC when E has no free VC with a credit. While E flows, every head leaves
+// through E. Then E is stalled and filled by packets from W (east only); the 20 packets from L to
+// (2,2) that follow all go S; 6 more to (0,2) (east, then north) never turn north first
+// (north-last) and wait for E. Released, all arrive once, intact. Deterministic mode never uses S.
 TEST(Router, AdaptiveTakesTheYFirstPortWhenTheXPortIsCongested) {
-  for (bool adaptive : {false, true}) {
+  struct Case {
+    bool adaptive;
+    int margin_eighths;
+  };
+  for (const Case k : {Case{false, 8}, Case{true, 4}, Case{true, 8}}) {
     RouterBenchConfig cfg;
     cfg.vcs = 2;
-    cfg.adaptive = adaptive;
-    cfg.margin_eighths = 4;
+    cfg.adaptive = k.adaptive;
+    cfg.margin_eighths = k.margin_eighths;
+    const std::string what = (k.adaptive ? "adaptive, margin " : "deterministic, margin ") +
+                             std::to_string(k.margin_eighths) + "/8";
     RouterBench b(cfg);
+    for (int i = 0; i < 10; ++i) b.send(L, i % 2, 2, 2, 4);  // (2,2): E then S, or S then E
+    for (int i = 0; i < 500; ++i) b.step();
+    EXPECT_EQ(b.flits_out(E), 10u * 4u) << what << ": E flows, no head diverts";
+    EXPECT_EQ(b.flits_out(S), 0u) << what;
     b.set_stalled(E, true);
-    for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only
+    for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only, fills E
     for (int i = 0; i < 200; ++i) b.step();
-    EXPECT_EQ(b.flits_out(E), static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth));
-    for (int i = 0; i < 20; ++i) b.send(L, i % 2, 2, 2, 4);  // (2,2): E then S, or S then E
+    const std::uint64_t e_full = 10u * 4u + static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth);
+    EXPECT_EQ(b.flits_out(E), e_full) << what;
+    for (int i = 0; i < 20; ++i) b.send(L, i % 2, 2, 2, 4);
     for (int i = 0; i < 6; ++i) b.send(L, i % 2, 0, 2, 4);   // (0,2): E then N
     for (int i = 0; i < 2000; ++i) b.step();
-    EXPECT_EQ(b.flits_out(E), static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth));
-    EXPECT_EQ(b.flits_out(N), 0u) << "north-last: no north move while east remains";
-    EXPECT_EQ(b.flits_out(S), adaptive ? 20u * 4u : 0u);
+    EXPECT_EQ(b.flits_out(E), e_full) << what;
+    EXPECT_EQ(b.flits_out(N), 0u) << what << ": north-last, no north move while east remains";
+    EXPECT_EQ(b.flits_out(S), k.adaptive ? 20u * 4u : 0u) << what;
     b.set_stalled(E, false);
-    ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
-    EXPECT_EQ(b.packets_done(), 34u);
+    ASSERT_TRUE(b.drain(20000)) << what;
+    EXPECT_EQ(b.packets_done(), 44u) << what;
     expect_clean(b);
   }
 }
@@ -205,40 +218,6 @@ TEST(Router, AdaptiveChoiceOnArrivalWeighsFreeCreditsAgainstTheMargin) {
     b.set_stalled(E, false);
     ASSERT_TRUE(b.drain(20000));
     EXPECT_EQ(b.packets_done(), 2u);
-    expect_clean(b);
-  }
-}
-
-// Adaptive routing, choice at the front of the VC (rtl/router/hx_router_core.sv): with a margin
-// of 1 (8 eighths) the route computer never diverts on arrival, so every head names E. While E
-// flows, all of them leave through E; once E is stalled and its VCs are full, the heads that reach
-// the front of their VC find no free E VC with a credit and take S, the other minimal port. Heads
-// to (0,2) have no other port (north-last) and wait for E. Deterministic mode never uses S.
-TEST(Router, AdaptiveDivertsAtTheFrontOfTheVcWhenItsPortIsBlocked) {
-  for (bool adaptive : {false, true}) {
-    RouterBenchConfig cfg;
-    cfg.vcs = 2;
-    cfg.adaptive = adaptive;
-    cfg.margin_eighths = 8;
-    RouterBench b(cfg);
-    for (int i = 0; i < 10; ++i) b.send(L, i % 2, 2, 2, 4);  // (2,2): E then S, or S then E
-    for (int i = 0; i < 500; ++i) b.step();
-    EXPECT_EQ(b.flits_out(E), 10u * 4u) << "E flows: no head diverts";
-    EXPECT_EQ(b.flits_out(S), 0u);
-    b.set_stalled(E, true);
-    for (int i = 0; i < 8; ++i) b.send(W, i % 2, 1, 2, 4);   // (1,2): east only, fills E
-    for (int i = 0; i < 200; ++i) b.step();
-    const std::uint64_t e_full = 10u * 4u + static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth);
-    EXPECT_EQ(b.flits_out(E), e_full);
-    for (int i = 0; i < 20; ++i) b.send(L, i % 2, 2, 2, 4);
-    for (int i = 0; i < 6; ++i) b.send(L, i % 2, 0, 2, 4);   // (0,2): E then N
-    for (int i = 0; i < 2000; ++i) b.step();
-    EXPECT_EQ(b.flits_out(E), e_full);
-    EXPECT_EQ(b.flits_out(N), 0u) << "north-last: no north move while east remains";
-    EXPECT_EQ(b.flits_out(S), adaptive ? 20u * 4u : 0u);
-    b.set_stalled(E, false);
-    ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
-    EXPECT_EQ(b.packets_done(), 44u);
     expect_clean(b);
   }
 }
