@@ -4,8 +4,9 @@
 // Promise: a head flit at the front of an idle VC asks for the output port its route (computed on
 // arrival, stored beside the flit) names, and the output VC class the route computer chose; under
 // adaptive routing the route's other minimal port and class are stored beside it too, and the
-// router core may send the head there instead (hx_router_core). Once the head wins, the VC remembers its output port and output VC until the tail leaves, so the packet's
-// flits follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
+// router core may send the head there instead (hx_router_core). Once the head wins, the VC
+// remembers the output port it took and its output VC until the tail leaves, so the packet's flits
+// follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
 // on the next cycle (credit_*_o are registered).
 module hx_input_unit #(
   parameter int V  = 2,
