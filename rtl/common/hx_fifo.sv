@@ -1,6 +1,7 @@
 // hx_fifo -- synchronous first-word-fall-through FIFO of DEPTH entries of W bits.
 //
-// Promise: data_o is the oldest entry whenever empty_o is low (read it and pop in the same cycle).
+// Promise: data_o is the oldest entry whenever empty_o is low (read it and pop in the same cycle),
+// and 0 while empty_o is high.
 // A push and a pop may happen in the same cycle, also when the FIFO is full (the pop makes room).
 // Callers never push into a full FIFO without a pop (such a push is dropped) and never pop an empty
 // one (such a pop is ignored): they check full_o / empty_o (or count_o) first. Every output is a
@@ -51,7 +52,13 @@ module hx_fifo #(
     end
   end
 
-  assign data_o  = mem[rd_ptr_q];
+  // The storage is read only when it holds an entry (data_o is 0 while the FIFO is empty, when no
+  // caller looks at it): a cycle-based simulator then touches no storage of an empty FIFO, which on
+  // a large system is a cache miss per FIFO and cycle.
+  always_comb begin
+    data_o = '0;
+    if (count_q != '0) data_o = mem[rd_ptr_q];
+  end
   assign empty_o = (count_q == '0);
   assign full_o  = (32'(count_q) == DEPTH);
   assign count_o = count_q;

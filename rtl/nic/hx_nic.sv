@@ -11,7 +11,9 @@
 // input to any output. idle_o (registered): nothing queued, nothing in flight inside the NIC, no
 // command pending, and no input arrived in the last cycle; while idle_o is high and no input is
 // valid (in_valid_i, out_credit_valid_i, cmd_valid_i, rd_resp_valid_i), a clock edge changes no
-// state, so a harness may skip it. error_o (sticky): a flit arrived for a full RX buffer, a credit
+// state, so a harness may skip it. wait_o (registered) promises the same while work is in flight:
+// TX waits for DMA read data or a credit and nothing else moves (idle_o implies it); a harness may
+// skip those edges too, up to the cycle its memory presents the next read word. error_o (sticky): a flit arrived for a full RX buffer, a credit
 // came back for a VC with all credits home, or a DMA read response arrived with no request open.
 module hx_nic #(
   parameter int V     = 2,       // VCs of the router's local port
@@ -87,6 +89,7 @@ module hx_nic #(
   output logic [W/8-1:0]  wr_be_o,
   // status
   output logic            idle_o,
+  output logic            wait_o,
   output logic            error_o
 );
   `include "hx_flit.svh"
@@ -107,6 +110,7 @@ module hx_nic #(
 
   logic tx_error;
   logic tx_quiet;
+  logic tx_stalled;
   logic rx_overflow;
   logic rx_quiet;
 
@@ -145,7 +149,8 @@ module hx_nic #(
     .out_credit_valid_i (out_credit_valid_i),
     .out_credit_vc_i    (out_credit_vc_i),
     .error_o            (tx_error),
-    .quiet_o            (tx_quiet)
+    .quiet_o            (tx_quiet),
+    .stalled_o          (tx_stalled)
   );
 
   hx_nic_rx #(
@@ -178,19 +183,25 @@ module hx_nic #(
 
   // ---- status (registered) -------------------------------------------------------------------
   logic idle_q;
+  logic wait_q;
   logic error_q;
+  logic no_input;
+  assign no_input = !in_valid_i && !out_credit_valid_i && !cmd_valid_i && !rd_resp_valid_i;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       idle_q  <= 1'b1;
+      wait_q  <= 1'b1;
       error_q <= 1'b0;
     end else begin
       // Quiet now and nothing arriving: the state after this edge is the state before it, and it
       // stays so while no input is valid.
-      idle_q  <= tx_quiet && rx_quiet && !in_valid_i && !out_credit_valid_i && !cmd_valid_i
-              && !rd_resp_valid_i;
+      idle_q  <= tx_quiet && rx_quiet && no_input;
+      // The same, with TX stalled rather than empty (waiting for read data or a credit).
+      wait_q  <= tx_stalled && rx_quiet && no_input;
       error_q <= error_q || tx_error || rx_overflow;
     end
   end
   assign idle_o  = idle_q;
+  assign wait_o  = wait_q;
   assign error_o = error_q;
 endmodule

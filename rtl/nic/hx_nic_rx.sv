@@ -203,10 +203,18 @@ module hx_nic_rx #(
     n       = (32'(rem) >= B) ? BCW'(B) : BCW'(rem);
     n1      = (32'(n) + 32'(a) > B) ? BCW'(B - 32'(a)) : n;
     n2      = n - n1;
-    b_data  = cdata_q[sel] | (fd << (32'(a) * 8));
-    b_be    = ~(BE_ONES << cn) | (~(BE_ONES << n1) << a);
-    c_data  = fd >> ((B - 32'(a)) * 8);
-    c_be    = ~(BE_ONES << n2);
+    // The wide realignment only for a body flit (0 and unused otherwise): a simulator skips the
+    // shifts in the other cycles.
+    b_data  = '0;
+    b_be    = '0;
+    c_data  = '0;
+    c_be    = '0;
+    if (is_body) begin
+      b_data = cdata_q[sel] | (fd << (32'(a) * 8));
+      b_be   = ~(BE_ONES << cn) | (~(BE_ONES << n1) << a);
+      c_data = fd >> ((B - 32'(a)) * 8);
+      c_be   = ~(BE_ONES << n2);
+    end
   end
 
   // ---- what happens this cycle ---------------------------------------------------------------
@@ -215,11 +223,13 @@ module hx_nic_rx #(
     spill   = is_body && is_tail && (n2 != '0);
     deq     = is_head || is_body;
     wq_push = fl_q ? !wq_full : (is_body || hdr_only);
+    // Assembled only when pushed (one of the three cases; 0 otherwise).
+    wq_in = '0;
     if (fl_q) begin
       wq_in = {fl_addr_q, fl_data_q, fl_be_q, 1'b1, 1'b1, fl_rec_q};
     end else if (hdr_only) begin
       wq_in = {32'd0, {W{1'b0}}, {B{1'b0}}, 1'b0, 1'b1, h_rec};
-    end else begin
+    end else if (is_body) begin
       wq_in = {waddr_q[sel], b_data, b_be, 1'b1, is_tail && !spill, rec_q[sel]};
     end
   end

@@ -2,8 +2,10 @@
 // reset. TX counts in it the messages sent to each destination (the receiving host puts a source's
 // messages back in posted order by these numbers).
 //
-// Promise: rd_seq_o is the value of entry rd_idx_i (combinational read, 0 for an entry never
-// written since reset); a write lands at the clock edge. Reset clears a NODES-bit valid vector, not
+// Promise: while rd_en_i is high, rd_seq_o is the value of entry rd_idx_i (combinational read, 0 for
+// an entry never written since reset); while it is low, rd_seq_o is 0 and the table is not read (a
+// simulator then touches no table memory: on a large system, two cache misses per NIC and cycle).
+// A write lands at the clock edge. Reset clears a NODES-bit valid vector, not
 // the storage, so the storage stays a plain memory (an SRAM in a real implementation) and the
 // per-cycle work of a simulation does not grow with NODES.
 module hx_nic_seq_table #(
@@ -12,6 +14,7 @@ module hx_nic_seq_table #(
 ) (
   input  logic          clk_i,
   input  logic          rst_i,
+  input  logic          rd_en_i,
   input  logic [IW-1:0] rd_idx_i,
   output logic [15:0]   rd_seq_o,
   input  logic          wr_i,
@@ -33,7 +36,13 @@ module hx_nic_seq_table #(
     end
   end
 
-  assign rd_seq_o = written_q[rd_idx_i] ? seq_mem[rd_idx_i] : 16'd0;
+  always_comb begin
+    rd_seq_o = 16'd0;
+    // Nested, not `rd_en_i && ...`: Verilator turns a 1-bit && into an &, which reads written_q.
+    if (rd_en_i) begin
+      if (written_q[rd_idx_i]) rd_seq_o = seq_mem[rd_idx_i];
+    end
+  end
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
   // The read is combinational and only meaningful when the caller uses it; a write names an entry.

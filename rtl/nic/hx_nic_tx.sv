@@ -75,7 +75,10 @@ module hx_nic_tx #(
   input  logic [VW-1:0]  out_credit_vc_i,
   // status
   output logic           error_o,      // credit protocol or DMA response violation (sticky)
-  output logic           quiet_o       // nothing queued or in flight; waits for input only
+  output logic           quiet_o,      // nothing queued or in flight; waits for input only
+  output logic           stalled_o     // no state changes at this edge unless an input is valid
+                                       // (quiet_o implies it; also while it waits for read data or
+                                       // a credit)
 );
   `include "hx_flit.svh"
 
@@ -154,6 +157,7 @@ module hx_nic_tx #(
   hx_nic_seq_table #(.NODES(NODES), .IW(IW)) u_seq (
     .clk_i    (clk_i),
     .rst_i    (rst_i),
+    .rd_en_i  (!cmd_empty),
     .rd_idx_i (c_dst[IW-1:0]),
     .rd_seq_o (cur_seq),
     .wr_i     (sl_load),
@@ -373,16 +377,20 @@ module hx_nic_tx #(
 
     h_only    = (p_bytes_q == '0);
     send_head = (st_q == S_HEAD) && vc_any && (!(h_only && m_last_q) || txc_room);
+    // The head and body payloads are put together only in the state that can send them (the
+    // other one is 0 and unused): a simulator skips the wide assembly and shifts in other cycles.
     h_data = '0;
-    h_data[HX_HDR_DST_LSB +: HX_HDR_DST_W]       = m_dst_q;
-    h_data[HX_HDR_SRC_LSB +: HX_HDR_SRC_W]       = node_i;
-    h_data[HX_HDR_DGR_LSB +: 32]                 = m_route_q;
-    h_data[HX_HDR_TAG_LSB +: HX_HDR_TAG_W]       = m_tag_q;
-    h_data[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W]       = m_seq_q;
-    h_data[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W]     = m_len_q;
-    h_data[HX_HDR_PADDR_LSB +: HX_HDR_PADDR_W]   = m_paddr_q;
-    h_data[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W] = p_bytes_q;
-    h_data[HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]     = rail_i;
+    if (st_q == S_HEAD) begin
+      h_data[HX_HDR_DST_LSB +: HX_HDR_DST_W]       = m_dst_q;
+      h_data[HX_HDR_SRC_LSB +: HX_HDR_SRC_W]       = node_i;
+      h_data[HX_HDR_DGR_LSB +: 32]                 = m_route_q;
+      h_data[HX_HDR_TAG_LSB +: HX_HDR_TAG_W]       = m_tag_q;
+      h_data[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W]       = m_seq_q;
+      h_data[HX_HDR_MLEN_LSB +: HX_HDR_MLEN_W]     = m_len_q;
+      h_data[HX_HDR_PADDR_LSB +: HX_HDR_PADDR_W]   = m_paddr_q;
+      h_data[HX_HDR_PBYTES_LSB +: HX_HDR_PBYTES_W] = p_bytes_q;
+      h_data[HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]     = rail_i;
+    end
 
     need_word = (m_avail_q != '0);
     b_ready   = ((m_off_q == '0) || prev_ok_q) && (!need_word || !rdb_empty);
@@ -390,10 +398,13 @@ module hx_nic_tx #(
     b_tail    = (32'(p_left_q) <= B);
     send_body = (st_q == S_BODY) && has_credit[p_vc_q] && b_ready && (!(b_tail && m_last_q) || txc_room);
     word      = need_word ? rdb_out : '0;
-    if (m_off_q == '0) begin
-      b_data = word;
-    end else begin
-      b_data = (prev_q >> (32'(m_off_q) * 8)) | (word << ((B - 32'(m_off_q)) * 8));
+    b_data    = '0;
+    if (st_q == S_BODY) begin
+      if (m_off_q == '0) begin
+        b_data = word;
+      end else begin
+        b_data = (prev_q >> (32'(m_off_q) * 8)) | (word << ((B - 32'(m_off_q)) * 8));
+      end
     end
 
     prime    = (st_q != S_IDLE) && (m_off_q != '0) && !prev_ok_q && need_word && !rdb_empty;
@@ -516,6 +527,15 @@ module hx_nic_tx #(
   assign quiet_o = cmd_empty && (sl_valid_q == '0) && (rq_left_q == '0) && !rq_valid_q
                  && (32'(rd_cred_q) == RDQ) && rdb_empty && desc_empty && (st_q == S_IDLE)
                  && !out_valid_o && txc_empty;
+
+  // Stalled: every action of this cycle is off -- no command enters a slot, no packet is cut, no
+  // read is requested or outstanding at the port, no read word is taken, the segmenter neither
+  // takes a descriptor nor sends, the output register holds no flit, no completion waits. Each of
+  // those depends on registers and on valid inputs only (ready levels matter only to a request or
+  // a completion, excluded here), so with no valid input the next edge leaves every register as it
+  // is, and the one after it too. It is what a NIC does while it waits for its DMA read data.
+  assign stalled_o = !sl_load && !pk_go && !rq_load && !rq_valid_q && !rdb_pop && !desc_pop
+                   && !send_head && !send_body && !out_valid_o && txc_empty;
 
   logic unused_tx;
   assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle,

@@ -156,55 +156,45 @@ module hx_router_core #(
   logic [V-1:0] out_free   [P];
   logic [V-1:0] out_credit [P];
 
-  // ---- adaptive: primary or alternative port of each waiting head -------------------------------
-  // A head whose route computer offered a second minimal port takes it when, at the front of its VC,
-  // its own port has no free output VC of its class with a credit and the other one has: the choice
-  // is made with the allocators' current state, not the credits seen when the head arrived, and a
-  // head diverts only when it would otherwise wait. Active VCs keep the port their head took.
-  always_comb begin
-    for (int p = 0; p < P; p++) begin
-      for (int v = 0; v < V; v++) begin
-        logic [PW-1:0]  op, ap;
-        logic [CLW-1:0] oc, ac;
-        logic           use_alt;
-        op = vc_pport[p][v*PW +: PW];
-        oc = vc_pclass[p][v*CLW +: CLW];
-        ap = vc_aport[p][v*PW +: PW];
-        ac = vc_aclass[p][v*CLW +: CLW];
-        use_alt = 1'b0;
-        if (vc_valid[p][v] && !vc_active[p][v] && vc_avalid[p][v]) begin
-          use_alt = ((out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V] & vc_allow_q[v*V +: V]) == '0)
-                 && ((out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V] & vc_allow_q[v*V +: V]) != '0);
-        end
-        vc_port[p][v*PW +: PW]    = use_alt ? ap : op;
-        vc_class[p][v*CLW +: CLW] = use_alt ? ac : oc;
-      end
-    end
-  end
-
-  // ---- eligibility: which input VCs can move a flit this cycle -----------------------------------
-  // An active VC needs a credit on the output VC it owns; a waiting head needs a free output VC of
-  // its class that has a credit (so that winning the switch always yields a VC).
+  // ---- eligibility, and the adaptive choice of each waiting head ---------------------------------
+  // An active VC needs a credit on the output VC it owns (and keeps the port its head took); a
+  // waiting head needs a free output VC of its class that has a credit (so that winning the switch
+  // always yields a VC). A head whose route computer offered a second minimal port takes it when,
+  // at the front of its VC, its own port has no such VC and the other one has: the choice is made
+  // with the allocators' current state, not the credits seen when the head arrived, and a head
+  // diverts only when it would otherwise wait. Each port's free-VC test is made once.
   logic [P*V-1:0]    sa_req;
   logic [P*V*PW-1:0] sa_port;
   always_comb begin
     for (int p = 0; p < P; p++) begin
       for (int v = 0; v < V; v++) begin
-        logic [PW-1:0]  op;
+        logic [PW-1:0]  op, ap;
+        logic [CLW-1:0] oc, ac;
         logic [VW-1:0]  ov;
-        logic [CLW-1:0] oc;
-        op = vc_port[p][v*PW +: PW];
+        logic           pri_ok, use_alt;
+        op = vc_pport[p][v*PW +: PW];
+        oc = vc_pclass[p][v*CLW +: CLW];
+        ap = vc_aport[p][v*PW +: PW];
+        ac = vc_aclass[p][v*CLW +: CLW];
         ov = vc_outvc[p][v*VW +: VW];
-        oc = vc_class[p][v*CLW +: CLW];
-        sa_port[(p*V + v)*PW +: PW] = op;
+        pri_ok  = 1'b0;
+        use_alt = 1'b0;
         if (!vc_valid[p][v]) begin
           sa_req[p*V + v] = 1'b0;
         end else if (vc_active[p][v]) begin
           sa_req[p*V + v] = out_credit[op][ov];
         end else begin
-          sa_req[p*V + v] = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
-                             & vc_allow_q[v*V +: V]) != '0;
+          pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
+                    & vc_allow_q[v*V +: V]) != '0;
+          if (!pri_ok && vc_avalid[p][v]) begin
+            use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
+                       & vc_allow_q[v*V +: V]) != '0;
+          end
+          sa_req[p*V + v] = pri_ok || use_alt;
         end
+        vc_port[p][v*PW +: PW]      = use_alt ? ap : op;
+        vc_class[p][v*CLW +: CLW]   = use_alt ? ac : oc;
+        sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
       end
     end
   end
@@ -284,6 +274,7 @@ module hx_router_core #(
   hx_crossbar #(.P(P), .W(W), .PW(PW)) u_xbar (
     .in_data_i  (sel_data),
     .sel_i      (out_in),
+    .valid_i    (out_valid),
     .out_data_o (xbar_data)
   );
 

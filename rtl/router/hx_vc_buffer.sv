@@ -3,8 +3,8 @@
 // Promise: flits written to a VC leave that VC in the order written. A flit written in cycle t is at
 // the front from cycle t+1. Each flit carries a small side record (meta: head/tail flags and the
 // route computed on arrival) that is readable at the front of every VC at once, while the wide
-// payload is read for one VC per cycle only (the one the switch allocator looks at), which keeps
-// the per-cycle work of a simulation proportional to ports, not ports x VCs.
+// payload is read for one VC per cycle only (the one the switch allocator looks at; 0 when that VC
+// is empty), which keeps the per-cycle work of a simulation proportional to ports, not ports x VCs.
 // A write into a full VC is a credit-protocol violation by the sender: it is dropped and
 // overflow_o latches high, so tests and the emulator can report it. The reader only dequeues a VC
 // whose front_valid_o is high.
@@ -60,7 +60,10 @@ module hx_vc_buffer #(
       front_valid_o[v] = (count_q[v] != '0);
       front_meta_o[v*MW +: MW] = meta_mem[v*D + 32'(rd_ptr_q[v])];
     end
-    rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
+    // The payload is read only from a VC that holds a flit (0 otherwise; no reader looks at it
+    // then): a simulator touches no payload storage for an empty port.
+    rd_data_o = '0;
+    if (count_q[rd_vc_i] != '0) rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
   end
 
   // Storage has no reset: a slot is only read after it was written.

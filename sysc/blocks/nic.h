@@ -93,6 +93,9 @@ class NicBlock : public LinkBlock {
   // Some input is valid for the coming edge (a flit, a credit, a command, read data). While
   // idle() && !has_valid_input(), tick() changes nothing and a harness may skip it.
   virtual bool has_valid_input() const = 0;
+  // Work is in flight but the NIC waits for an input (DMA read data, a credit): while waiting() &&
+  // !has_valid_input(), tick() changes nothing either (rtl/nic/hx_nic.sv wait_o; idle() implies it).
+  virtual bool waiting() const = 0;
 };
 
 // Connects `nic`'s DMA ports to `mem` for cycle `now` (call before tick()).

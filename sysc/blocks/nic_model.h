@@ -118,6 +118,8 @@ class NicModel final : public VerilatedBlock<M, NicBlock> {
     if (in.rd_valid) write_words(m_->rd_resp_data_i, 0, flit_bits_ / 32, in.rd_data.data());
   }
 
+  bool waiting() const override { return m_->wait_o != 0; }
+
   bool has_valid_input() const override {
     return m_->in_valid_i != 0 || m_->out_credit_valid_i != 0 || m_->cmd_valid_i != 0 ||
            m_->rd_resp_valid_i != 0;

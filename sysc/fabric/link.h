@@ -9,6 +9,7 @@
 // L + 1 cycles ahead of the receiver (a windowed harness, sysc/harness/parallel_harness.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -22,7 +23,8 @@ class Link {
   // Movable for containers (not while in use by a harness).
   Link(Link&& o) noexcept
       : latency_(o.latency_), mask_(o.mask_), flits_(std::move(o.flits_)),
-        credits_(std::move(o.credits_)), sent_(o.sent_), taken_(o.taken_) {}
+        credits_(std::move(o.credits_)), sent_(o.sent_.load()), taken_(o.taken_.load()),
+        credits_sent_(o.credits_sent_.load()), credits_taken_(o.credits_taken_.load()) {}
   Link& operator=(Link&&) = delete;
 
   int latency() const { return latency_; }
@@ -31,10 +33,23 @@ class Link {
   void send_flit(std::uint64_t now, const Flit& f) {
     Flit& slot = flits_[(now + 1 + latency_) & mask_];
     slot = f;
-    ++sent_;
+    bump(sent_);
   }
   void send_credit(std::uint64_t now, Credit c) {
     credits_[(now + 1 + latency_) & mask_] = c;
+    if (c.valid) bump(credits_sent_);
+  }
+
+  // Anything sent and not yet taken, from the counters alone (no ring slot read: on a large system
+  // a slot is a cache miss per link and cycle). False means has_flit() / has_credit() are false
+  // for every cycle up to the next send. Safe from the receiver's thread while the sender's thread
+  // runs: a send made in the current lookahead window arrives after it, and the window barrier
+  // orders every earlier send before this read.
+  bool flits_pending() const {
+    return sent_.load(std::memory_order_relaxed) != taken_.load(std::memory_order_relaxed);
+  }
+  bool credits_pending() const {
+    return credits_sent_.load(std::memory_order_relaxed) != credits_taken_.load(std::memory_order_relaxed);
   }
 
   // Receiver side, before its tick in cycle `now`. The slot is consumed (made invalid).
@@ -43,7 +58,7 @@ class Link {
     Flit& slot = flits_[now & mask_];
     Flit f = slot;
     slot.valid = false;
-    ++taken_;
+    bump(taken_);
     return f;
   }
   // Pointer to the flit arriving now, or nullptr. Call consume_flit() after use.
@@ -53,12 +68,13 @@ class Link {
   }
   void consume_flit(std::uint64_t now) {
     flits_[now & mask_].valid = false;
-    ++taken_;
+    bump(taken_);
   }
   bool has_credit(std::uint64_t now) const { return credits_[now & mask_].valid; }
   Credit take_credit(std::uint64_t now) {
     Credit& slot = credits_[now & mask_];
     Credit c = slot;
+    if (slot.valid) bump(credits_taken_);
     slot.valid = false;
     return c;
   }
@@ -71,34 +87,46 @@ class Link {
     if (!slot.valid) return false;
     f = slot;
     slot.valid = false;
-    ++taken_;
+    bump(taken_);
     return true;
   }
   void put_flit(std::uint64_t arrival, const Flit& f) {
     flits_[arrival & mask_] = f;
-    ++sent_;
+    bump(sent_);
   }
   bool pull_credit(std::uint64_t arrival, Credit& c) {
     Credit& slot = credits_[arrival & mask_];
     if (!slot.valid) return false;
     c = slot;
     slot.valid = false;
+    bump(credits_taken_);
     return true;
   }
-  void put_credit(std::uint64_t arrival, Credit c) { credits_[arrival & mask_] = c; }
+  void put_credit(std::uint64_t arrival, Credit c) {
+    credits_[arrival & mask_] = c;
+    if (c.valid) bump(credits_sent_);
+  }
 
-  // Flits sent and not yet taken, read between harness runs: the sender's and the receiver's counts are each written by the one
-  // thread stepping that end (plain counters, no atomic read-modify-write on the per-flit path),
-  // and a run's last barrier orders them before this read.
-  int flits_in_flight() const { return static_cast<int>(sent_ - taken_); }
+  // Flits sent and not yet taken, read between harness runs: the sender's and the receiver's
+  // counts are each written by the one thread stepping that end, and a run's last barrier orders
+  // them before this read.
+  int flits_in_flight() const { return static_cast<int>(sent_.load() - taken_.load()); }
 
  private:
+  // Each counter has one writer (the thread stepping that end, or a rank exchange between
+  // windows): a relaxed load and store, no read-modify-write on the per-flit path.
+  static void bump(std::atomic<std::uint64_t>& c) {
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+
   int latency_;
   std::uint64_t mask_;
   std::vector<Flit> flits_;
   std::vector<Credit> credits_;
-  std::uint64_t sent_ = 0;    // written by the sender's side (and a rank exchange's put)
-  std::uint64_t taken_ = 0;   // written by the receiver's side (and a rank exchange's pull)
+  std::atomic<std::uint64_t> sent_{0};    // written by the sender's side (and a rank exchange's put)
+  std::atomic<std::uint64_t> taken_{0};   // written by the receiver's side (and a rank exchange's pull)
+  std::atomic<std::uint64_t> credits_sent_{0};
+  std::atomic<std::uint64_t> credits_taken_{0};
 };
 
 }  // namespace hxemu::sysc

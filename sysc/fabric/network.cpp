@@ -86,13 +86,15 @@ void Network::step_block(int i, std::uint64_t now) {
   if (std::uint64_t* c = block_clock_[i]) *c = now;
   BlockEntry& e = blocks_[i];
   LinkBlock& b = *e.block;
-  // A busy block ticks anyway; only an idle one needs the look at its links (which costs a cache
-  // miss per port on a large system).
+  // A busy block ticks anyway; only an idle one needs the look at its links, and a link's slot
+  // (a cache miss per port on a large system) only when the link has something in flight.
   if (b.idle()) {
     bool arriving = false;
     for (int p : e.connected) {
       const PortLinks& pl = e.ports[p];
-      if (links_[pl.rx]->has_flit(now) || links_[pl.tx]->has_credit(now)) {
+      const Link& rx = *links_[pl.rx];
+      const Link& tx = *links_[pl.tx];
+      if ((rx.flits_pending() && rx.has_flit(now)) || (tx.credits_pending() && tx.has_credit(now))) {
         arriving = true;
         break;
       }

@@ -83,11 +83,13 @@ class HostMemory {
   // what the memory drives in the same cycle. Handshakes (valid && ready) take effect now: a write
   // lands, a read request is queued (its data is a snapshot taken now, presented in cycle
   // now + read_latency), the response presented now is retired. Cycles may be skipped while the
-  // NIC is idle (no reads outstanding); `now` must not decrease.
+  // NIC offers nothing and up to the cycle the oldest read in flight is due (next_read_due());
+  // `now` must not decrease.
   DmaIn cycle(std::uint64_t now, const DmaOut& out);
 
-  // Reads accepted and not yet answered.
+  // Reads accepted and not yet answered, and the cycle the oldest is presented in (UINT64_MAX: none).
   std::size_t reads_in_flight() const { return pending_.size(); }
+  std::uint64_t next_read_due() const { return pending_.empty() ? UINT64_MAX : pending_.front().due; }
 
   // ---- statistics ----------------------------------------------------------------------------
   std::uint64_t reads() const { return reads_; }

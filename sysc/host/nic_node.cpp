@@ -35,7 +35,7 @@ bool NicNode::has_completion() const {
 }
 
 bool NicNode::idle() const {
-  if (!quiet_) return false;
+  if (!quiet_ || wake_ <= *clock_) return false;
   return cmds_.empty() || cmds_.front().cycle > *clock_;
 }
 
@@ -68,7 +68,10 @@ void NicNode::tick() {
     RxCompletion c;
     while (rx_.pop(c)) rxq_.push_back({now, c});
   }
-  quiet_ = nic_->idle() && mem_->reads_in_flight() == 0;
+  // A waiting NIC (DMA read data or a credit still to come) is skipped like an idle one, up to the
+  // cycle its memory presents the next read word; a credit wakes it through its link.
+  quiet_ = (nic_->idle() && mem_->reads_in_flight() == 0) || nic_->waiting();
+  wake_ = mem_->next_read_due();
 }
 
 std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {

@@ -89,12 +89,15 @@ TEST(FifoAssertions, PopOfEmptyFires) {
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_fifo: FIFO underflow: pop of an empty FIFO"});
   m.pop_i = 0;
   m.push_i = 1;
+  m.data_i = 0x5a;
   tick(m);
+  EXPECT_EQ(m.data_o, 0x5a);
   m.push_i = 0;
   m.pop_i = 1;                      // pop of the one entry: legal
   tick(m);
   EXPECT_EQ(take_sorted(), Messages{});
   EXPECT_EQ(m.empty_o, 1);
+  EXPECT_EQ(m.data_o, 0);           // an empty FIFO reads no storage: data_o is 0 (its header)
 }
 
 // ---- hx_credit_counter ----------------------------------------------------------------------

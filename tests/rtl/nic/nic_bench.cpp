@@ -89,7 +89,9 @@ void NicNode::step(std::uint64_t now) {
   }
   if (!n.idle()) ++busy_cycles;
 
-  if (skip_when_idle && n.idle() && !n.has_valid_input() && mem_.reads_in_flight() == 0) {
+  const bool quiet = (skip_when_idle && n.idle() && mem_.reads_in_flight() == 0) ||
+                     (skip_when_waiting && n.waiting() && mem_.next_read_due() > now);
+  if (quiet && !n.has_valid_input()) {
     ++skipped;
     return;
   }

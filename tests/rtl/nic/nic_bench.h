@@ -80,6 +80,8 @@ class NicNode {
   std::function<bool(std::uint64_t)> wr_ready = [](std::uint64_t) { return true; };
   // Skip the clock edge while the NIC is idle and no input is valid.
   bool skip_when_idle = false;
+  // Also skip edges while the NIC waits (wait_o) up to the cycle its next DMA read word is due.
+  bool skip_when_waiting = false;
   bool record_flits = false;
 
   struct Posted { std::uint64_t cycle; NicCommand cmd; };

@@ -1,0 +1,63 @@
+// sysc/fabric/link.h: what an idle block's look at its links relies on (Network::step_block).
+// flits_pending() / credits_pending() say whether anything was sent and not yet taken, without
+// reading a ring slot; false means nothing arrives in any cycle until the next send.
+#include <gtest/gtest.h>
+
+#include "sysc/fabric/link.h"
+
+namespace hxemu::sysc {
+namespace {
+
+TEST(Link, PendingCountersFollowSendsAndTakes) {
+  Link l(3);
+  EXPECT_FALSE(l.flits_pending());
+  EXPECT_FALSE(l.credits_pending());
+  Flit f;
+  f.valid = true;
+  l.send_flit(10, f);                       // arrives in cycle 14
+  l.send_credit(10, Credit{true, 1});
+  l.send_credit(11, Credit{});              // an invalid credit is nothing sent
+  EXPECT_TRUE(l.flits_pending());
+  EXPECT_TRUE(l.credits_pending());
+  for (std::uint64_t t = 11; t < 14; ++t) {
+    EXPECT_FALSE(l.has_flit(t));
+    EXPECT_FALSE(l.has_credit(t));
+  }
+  ASSERT_TRUE(l.has_flit(14));
+  l.consume_flit(14);
+  EXPECT_FALSE(l.flits_pending());
+  EXPECT_TRUE(l.credits_pending());
+  EXPECT_EQ(l.take_credit(14).vc, 1);
+  EXPECT_FALSE(l.credits_pending());
+  EXPECT_FALSE(l.take_credit(15).valid);    // taking an empty slot counts nothing
+  EXPECT_FALSE(l.credits_pending());
+  EXPECT_EQ(l.flits_in_flight(), 0);
+}
+
+// The halves of a link split over two processes (sysc/dist/): put on the receiver's copy counts as
+// sent, pull on the sender's copy as taken.
+TEST(Link, PendingCountersFollowRankExchange) {
+  Link sender(2), receiver(2);
+  Flit f;
+  f.valid = true;
+  sender.send_flit(5, f);                   // arrival 8
+  sender.send_credit(5, Credit{true, 0});
+  Flit g;
+  Credit c;
+  ASSERT_TRUE(sender.pull_flit(8, g));
+  ASSERT_TRUE(sender.pull_credit(8, c));
+  EXPECT_FALSE(sender.flits_pending());
+  EXPECT_FALSE(sender.credits_pending());
+  receiver.put_flit(8, g);
+  receiver.put_credit(8, c);
+  EXPECT_TRUE(receiver.flits_pending());
+  EXPECT_TRUE(receiver.credits_pending());
+  ASSERT_TRUE(receiver.has_flit(8));
+  receiver.take_flit(8);
+  receiver.take_credit(8);
+  EXPECT_FALSE(receiver.flits_pending());
+  EXPECT_FALSE(receiver.credits_pending());
+}
+
+}  // namespace
+}  // namespace hxemu::sysc
