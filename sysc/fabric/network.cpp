@@ -94,7 +94,8 @@ void Network::step_block(int i, std::uint64_t now) {
       const PortLinks& pl = e.ports[p];
       const Link& rx = *links_[pl.rx];
       const Link& tx = *links_[pl.tx];
-      if ((rx.flits_pending() && rx.has_flit(now)) || (tx.credits_pending() && tx.has_credit(now))) {
+      if ((rx.flits_pending() && rx.has_flit(now)) ||
+          (tx.credits_pending() && tx.has_credit(now))) {
         arriving = true;
         break;
       }

@@ -87,7 +87,8 @@ class HostMemory {
   // `now` must not decrease.
   DmaIn cycle(std::uint64_t now, const DmaOut& out);
 
-  // Reads accepted and not yet answered, and the cycle the oldest is presented in (UINT64_MAX: none).
+  // Reads accepted and not yet answered, and the cycle the oldest is presented in (UINT64_MAX:
+  // none).
   std::size_t reads_in_flight() const { return pending_.size(); }
   std::uint64_t next_read_due() const { return pending_.empty() ? UINT64_MAX : pending_.front().due; }
 

@@ -68,9 +68,9 @@ void NicNode::tick() {
     RxCompletion c;
     while (rx_.pop(c)) rxq_.push_back({now, c});
   }
-  // A waiting NIC (DMA read data or a credit still to come) is skipped like an idle one, up to the
+  // Waiting covers idle (an idle NIC has no read in flight): either way it is skipped, up to the
   // cycle its memory presents the next read word; a credit wakes it through its link.
-  quiet_ = (nic_->idle() && mem_->reads_in_flight() == 0) || nic_->waiting();
+  quiet_ = nic_->waiting();
   wake_ = mem_->next_read_due();
 }
 

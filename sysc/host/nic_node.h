@@ -84,10 +84,9 @@ class NicNode final : public LinkBlock {
   MessageAssembler rx_;
   LandingObserver* observer_ = nullptr;
   std::uint64_t puts_accepted_ = 0;
-  // As of the last edge: the NIC idle with no DMA read in flight, or waiting (for read data or a
-  // credit); and the cycle the memory presents the next read word (UINT64_MAX: none). All change
-  // only in tick(), and reading them there (in cache) spares idle() cache misses per cycle on
-  // thousands of NICs.
+  // As of the last edge: the NIC waiting (idle, or waiting for read data or a credit), and the
+  // cycle the memory presents the next read word (UINT64_MAX: none). Both change only in tick(),
+  // and reading them there (in cache) spares idle() cache misses per cycle on thousands of NICs.
   bool quiet_ = false;
   std::uint64_t wake_ = UINT64_MAX;
 };
