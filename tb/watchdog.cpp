@@ -81,7 +81,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
                                 sys.route_of(front->dst), front->rail, net.block(info.to.block).ports() - sysc::kMeshPorts);
         } else {
           r = sysc::route_tree(sys.switch_setup(info.to.block), net.block(info.to.block).ports(), cls,
-                               front->dst, sys.route_of(front->dst));
+                               front->dst, sys.route_of(front->dst), 0, info.to.port, front->rail);
         }
         const int next = net.link_out({info.to.block, r.port});
         if (next >= 0) {

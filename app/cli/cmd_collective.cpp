@@ -171,7 +171,9 @@ void add_collective(CLI::App& app, Action& action) {
   add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   sub->add_option("--csv", o->csv, "write the table as CSV to FILE");
-  sub->add_option("--plot", o->plot, "write busbw against size per algorithm as SVG to FILE");
+  sub->add_option("--plot", o->plot,
+                  "write busbw against size per algorithm as SVG to FILE (multidim: time against size, "
+                  "emulated beside LIBRA's estimate)");
   sub->footer("Algorithms of each --op (reports use the first name):\n" + sw::algorithms_help());
   add_quiet_option(sub, o->quiet);
   sub->callback([o, root, micro, &action] {

@@ -27,6 +27,15 @@ void CollectiveTable::add(const sw::CollectiveResult& r) {
              r.cycles, r.algbw, r.busbw, r.wrong, r.bound_busbw, 100 * r.bound_fraction,
              100 * r.injection_fraction, r.ok ? "" : "  FAILED");
   for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);
+  if (r.has_libra) {
+    // LIBRA's analytical time beside the emulated one, and how busy each dimension was.
+    fmt::print("#   LIBRA estimate {:.0f} cycles ({} bound), emulated {} = {:.2f}x;", r.libra_cycles,
+               r.libra_bottleneck, r.cycles, r.libra_ratio);
+    for (const auto& d : r.dims) {
+      fmt::print(" {} {:.1f}% (LIBRA {:.1f}%)", d.name, 100 * d.utilisation, 100 * d.libra_utilisation);
+    }
+    fmt::print(" of each dimension's bandwidth\n");
+  }
   std::fflush(stdout);
   rows_.push_back(r);
 }
@@ -54,17 +63,57 @@ nlohmann::json CollectiveTable::json() const {
 }
 
 std::string CollectiveTable::csv() const {
+  // Multidim platforms add LIBRA's estimate, the ratio, and per dimension (in order) LIBRA's and the
+  // achieved share of its bandwidth.
+  const bool libra = !rows_.empty() && rows_.front().has_libra;
   std::string s = "op,algo,type,bytes,count,ranks,cycles,time_us,algbw_GBps,busbw_GBps,bound_busbw_GBps,"
-                  "bound_fraction,injection_fraction,wrong,ok\n";
+                  "bound_fraction,injection_fraction,wrong,ok";
+  if (libra) {
+    s += ",libra_cycles,libra_ratio";
+    for (const auto& d : rows_.front().dims) s += fmt::format(",{0}_libra_utilisation,{0}_utilisation", d.name);
+  }
+  s += "\n";
   for (const auto& r : rows_) {
-    s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f},{:.4f},{:.5f},{:.5f},{},{}\n", r.op, r.algo,
+    s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f},{:.4f},{:.5f},{:.5f},{},{}", r.op, r.algo,
                      r.type, r.bytes, r.count, r.ranks, r.cycles, r.microseconds, r.algbw, r.busbw,
                      r.bound_busbw, r.bound_fraction, r.injection_fraction, r.wrong, r.ok ? 1 : 0);
+    if (libra) {
+      s += fmt::format(",{:.1f},{:.4f}", r.libra_cycles, r.libra_ratio);
+      for (const auto& d : r.dims) s += fmt::format(",{:.5f},{:.5f}", d.libra_utilisation, d.utilisation);
+    }
+    s += "\n";
   }
   return s;
 }
 
 std::string CollectiveTable::svg() const {
+  if (!rows_.empty() && rows_.front().has_libra) {
+    // Multidim: time against size, emulated per algorithm beside LIBRA's estimate.
+    tb::LineChart c;
+    c.title = fmt::format("{}: {} time, emulated vs LIBRA's estimate", cfg_.name, op_);
+    c.x_label = "message size (bytes per node)";
+    c.y_label = "time (cycles)";
+    c.log_x = true;
+    std::map<std::string, tb::Series> by_algo;
+    std::vector<std::string> order;
+    tb::Series est;
+    est.label = "LIBRA estimate";
+    for (const auto& r : rows_) {
+      if (!by_algo.count(r.algo)) {
+        order.push_back(r.algo);
+        by_algo[r.algo].label = "emulated, " + r.algo;
+      }
+      by_algo[r.algo].x.push_back(static_cast<double>(r.bytes));
+      by_algo[r.algo].y.push_back(static_cast<double>(r.cycles));
+      if (std::find(est.x.begin(), est.x.end(), static_cast<double>(r.bytes)) == est.x.end()) {
+        est.x.push_back(static_cast<double>(r.bytes));
+        est.y.push_back(r.libra_cycles);
+      }
+    }
+    for (const auto& a : order) c.series.push_back(by_algo[a]);
+    c.series.push_back(est);
+    return tb::render_line_chart(c);
+  }
   tb::LineChart c;
   c.title = fmt::format("{}: {} bus bandwidth", cfg_.name, op_);
   c.x_label = "message size (bytes per node)";

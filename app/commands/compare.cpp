@@ -51,6 +51,11 @@ std::string topology_label(const sysc::SystemConfig& c) {
     }
     case sysc::Topology::kDragonfly:
       return fmt::format("dragonfly {}g/{}a/{}p/{}h", c.df_groups, c.df_routers, c.df_terminals, c.df_globals);
+    case sysc::Topology::kMultidim: {
+      std::string label = "multidim";
+      for (const auto& d : c.md_dims) label += fmt::format(" {}{}x{}", sysc::dim_kind_name(d.kind), d.size, d.lanes);
+      return label;
+    }
   }
   return sysc::topology_name(c.topology);
 }

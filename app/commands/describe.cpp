@@ -48,7 +48,9 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
               {"class_counts", vc.class_counts}, {"policy", sysc::vc_policy_name(vc.policy)}};
   j["buffer_depth"] = {{"board", c.board_depth}, {"cable", c.cable_depth}};
   const bool planes = c.topology == sysc::Topology::kFatTree || c.topology == sysc::Topology::kDragonfly;
-  const int ports = planes ? c.planes : 4;
+  const bool multidim = c.topology == sysc::Topology::kMultidim;
+  // Injection ports: a HammingMesh or torus node's four, a plane's NIC each, a multidim NPU's NICs.
+  const int ports = planes ? c.planes : multidim ? c.md_nics : 4;
   j["bandwidth"] = {{"flit_bits", c.flit_bits}, {"clock_ghz", c.clock_ghz},
                     {"link_gbps", c.link_gbps()}, {"network_ports_per_node", ports},
                     {"injection_gbps", c.link_gbps() * ports}};
@@ -108,9 +110,55 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                       {"global_gbps_per_accelerator", df_global_gbps}};
   }
 
+  // A multidim platform's dimensions: links, lanes and bandwidth per NPU (docs/multidim.md).
+  std::string md_text;
+  if (multidim) {
+    nlohmann::json dims = nlohmann::json::array();
+    double total_gbps = 0;
+    for (std::size_t k = 0; k < c.md_dims.size(); ++k) {
+      const auto& m = c.md_dims[k];
+      const int links_out = m.ports();   // links leaving one NPU into the dimension
+      const double gbps = links_out * c.link_gbps();
+      total_gbps += gbps;
+      const int groups = n / m.size;
+      const int dim_links = m.kind == sysc::DimKind::kRing ? groups * m.size * m.lanes
+                            : m.kind == sysc::DimKind::kFullyConnected ? groups * m.size * (m.size - 1) / 2 * m.lanes
+                                                                       : groups * m.size * m.lanes;
+      int switches = 0;
+      for (const auto& tr : sys.trees()) {
+        if (tr.kind == sysc::TreeKind::kMultidimSwitch && tr.built.setups.front().md_dim == static_cast<int>(k)) {
+          switches += static_cast<int>(tr.built.switches.size());
+        }
+      }
+      dims.push_back({{"name", m.name}, {"kind", sysc::dim_kind_name(m.kind)}, {"size", m.size},
+                      {"lanes", m.lanes}, {"latency", m.latency}, {"buffer_depth", m.depth},
+                      {"link_class", m.cable ? "cable" : "board"}, {"groups", groups},
+                      {"links_per_npu", links_out}, {"links", dim_links}, {"switches", switches},
+                      {"gbps_per_npu", gbps}, {"router_ports", sys.md_port_base(static_cast<int>(k))}});
+      const std::string what = m.kind == sysc::DimKind::kRing ? fmt::format("ring of {}, {} lane{} each way", m.size, m.lanes, m.lanes > 1 ? "s" : "")
+                               : m.kind == sysc::DimKind::kFullyConnected
+                                   ? fmt::format("fully connected {}, {} lane{} per peer", m.size, m.lanes, m.lanes > 1 ? "s" : "")
+                                   : fmt::format("switch of {}, {} plane{} ({} switches)", m.size, m.lanes, m.lanes > 1 ? "s" : "", switches);
+      md_text += fmt::format("  dim {} {:<9} {}: {} link{} out per NPU = {:.0f} Gb/s; {} links; latency {}, "
+                             "{} flits/VC\n", k, m.name, what, links_out, links_out == 1 ? "" : "s", gbps, dim_links,
+                             m.latency, m.depth);
+    }
+    j["multidim"] = {{"dimensions", dims}, {"routing_order", c.md_order}, {"nics", c.md_nics},
+                     {"router_ports", c.md_router_ports()}, {"network_gbps_per_npu", total_gbps}};
+    md_text += fmt::format("  per NPU         {:.0f} Gb/s into the network over all dimensions; {} NICs = "
+                           "{:.0f} Gb/s injection; router of {} ports; routing order {}\n",
+                           total_gbps, c.md_nics, c.md_nics * c.link_gbps(), c.md_router_ports(),
+                           fmt::join(c.md_order, " "));
+  }
+
   std::string& t = d.text;
   t += fmt::format("{} ({})\n", c.name.empty() ? "system" : c.name, c.source);
-  if (c.topology == sysc::Topology::kDragonfly) {
+  if (multidim) {
+    std::vector<std::string> parts;
+    for (const auto& m : c.md_dims) parts.push_back(fmt::format("{} {}{}", m.name, sysc::dim_kind_name(m.kind), m.size));
+    t += fmt::format("  topology        multi-dimensional: {} (innermost first) = {} NPUs\n", fmt::join(parts, ", "), n);
+    t += md_text;
+  } else if (c.topology == sysc::Topology::kDragonfly) {
     const int g = c.df_groups, a = c.df_routers;
     t += fmt::format("  topology        Dragonfly: {} groups of {} routers (radix {}), {} accelerators and {} "
                      "global port{} per router{}\n",
@@ -136,6 +184,7 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   }
   t += fmt::format("  nodes           {}\n  routers         {}\n  switches        {}", n,
                    sys.routers(), sys.switches());
+  if (multidim) t += " (the NPUs' routers are switches of the multidim route computer; plus the Switch dimensions')";
   if (c.topology == sysc::Topology::kDragonfly) {
     t += fmt::format(" (the Dragonfly's routers{})",
                      sys.rails() < c.planes ? fmt::format(", {} of {} planes built here", sys.rails(), c.planes)
@@ -151,7 +200,9 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
     const std::string shape = first.leaves == 0 ? "one switch each"
                                                 : fmt::format("{} leaves + {} spines each",
                                                               first.leaves, first.spines);
-    if (c.topology == sysc::Topology::kFatTree) {
+    if (multidim) {
+      t += fmt::format(" ({} Switch-dimension tree{})", sys.trees().size(), sys.trees().size() > 1 ? "s" : "");
+    } else if (c.topology == sysc::Topology::kFatTree) {
       t += fmt::format(" ({}{})", first.leaves == 0 ? "single switch"
                                                    : fmt::format("{} leaves + {} spines", first.leaves, first.spines),
                        c.planes > 1 ? fmt::format(" per plane, {} planes", c.planes) : "");

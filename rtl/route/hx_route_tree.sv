@@ -6,7 +6,9 @@
 //                         enters the destination board through the edge closer to its column
 //                         (ties: W), so the tree port is 2*dgc + (dlc > b-1-dlc);
 //   column tree (kind 1): likewise 2*i (N edge) / 2*i + 1 (S edge) of board row i, from dgr, dlr, a;
-//   fat tree    (kind 2): the destination node id.
+//   fat tree    (kind 2): the destination node id;
+//   multidim    (kind 5): a Switch dimension's group (hx_route_multidim): the destination's index
+//                         in dimension md_dim_i, byte md_dim_i of the head's route field.
 // Roles (level_i):
 //   0 single switch: the tree port is the switch port;
 //   1 leaf of a two-level tree: ports 0 .. 2^down_log2-1 go down to tree ports
@@ -24,7 +26,8 @@ module hx_route_tree #(
 ) (
   input  logic            clk_i,
   input  logic            rst_i,
-  input  logic [1:0]      kind_i,
+  input  logic [2:0]      kind_i,
+  input  logic [1:0]      md_dim_i,      // kind 5: the dimension the group spans
   input  logic [1:0]      level_i,
   input  logic [7:0]      index_i,       // leaf index
   input  logic [3:0]      down_log2_i,   // log2 of down ports per leaf
@@ -72,8 +75,9 @@ module hx_route_tree #(
     far_c = {1'b0, b} - 9'd1 - {1'b0, dlc};
     far_r = {1'b0, a} - 9'd1 - {1'b0, dlr};
     case (kind_i)
-      2'd0:    tree_port = {7'd0, dgc, 1'b0} + {15'd0, ({1'b0, dlc} > far_c)};
-      2'd1:    tree_port = {7'd0, dgr, 1'b0} + {15'd0, ({1'b0, dlr} > far_r)};
+      3'd0:    tree_port = {7'd0, dgc, 1'b0} + {15'd0, ({1'b0, dlc} > far_c)};
+      3'd1:    tree_port = {7'd0, dgr, 1'b0} + {15'd0, ({1'b0, dlr} > far_r)};
+      3'd5:    tree_port = {8'd0, hdr_i[HX_HDR_DGR_LSB + 32'(md_dim_i)*8 +: 8]};
       default: tree_port = dst;
     endcase
     leaf_of_dst = tree_port >> down_log2_i;

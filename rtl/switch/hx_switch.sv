@@ -1,9 +1,11 @@
 // hx_switch -- a K-port switch: the router core (hx_router_core) with one tree route computer
-// (hx_route_tree) and one Dragonfly route computer (hx_route_dragonfly) per input, selected by
-// kind_i. Used for row trees, column trees, the fat-tree baseline and the routers of the Dragonfly
-// baseline; its role (single switch, leaf or spine, leaf index, up ports, up-port policy, tree kind;
-// or Dragonfly position and routing) and the system's dimensions are inputs held constant after
-// reset, so one verilated model per radix serves every switch of every topology.
+// (hx_route_tree), one Dragonfly route computer (hx_route_dragonfly) and one multidim route
+// computer (hx_route_multidim) per input, selected by kind_i. Used for row trees, column trees, the
+// fat-tree baseline, the routers of the Dragonfly baseline, and the NPU routers and Switch-dimension
+// switches of multi-dimensional platforms; its role (single switch, leaf or spine, leaf index, up
+// ports, up-port policy, tree kind; or Dragonfly position and routing; or multidim shape and
+// position) and the system's dimensions are inputs held constant after reset, so one verilated
+// model per radix serves every switch of every topology.
 //
 // Pipeline: as the router core, 2 cycles per switch at zero load (see hx_router_core).
 module hx_switch #(
@@ -18,8 +20,9 @@ module hx_switch #(
   input  logic            clk_i,
   input  logic            rst_i,
   // place in the tree and routing policy
-  input  logic [1:0]      kind_i,        // 0 row tree, 1 column tree, 2 fat tree (destination id),
-                                         // 3 Dragonfly router
+  input  logic [2:0]      kind_i,        // 0 row tree, 1 column tree, 2 fat tree (destination id),
+                                         // 3 Dragonfly router, 4 multidim NPU router, 5 multidim
+                                         // Switch-dimension switch (hx_route_tree)
   input  logic [1:0]      level_i,       // 0 single switch, 1 leaf, 2 spine
   input  logic [7:0]      index_i,       // leaf index
   input  logic [3:0]      down_log2_i,   // log2 of the down ports of a leaf; Dragonfly: log2(h)
@@ -30,6 +33,11 @@ module hx_switch #(
   input  logic [31:0]     pos_i,         // Dragonfly: this router's {-, -, router, group}
   input  logic            adaptive_i,    // Dragonfly: UGAL-L at the source router
   input  logic [7:0]      ugal_thresh_i, // Dragonfly: UGAL threshold in flits
+  input  logic [7:0]      md_kinds_i,    // multidim (hx_route_multidim): kind of each dimension,
+  input  logic [15:0]     md_lanes_i,    //   lanes of each dimension,
+  input  logic [31:0]     md_base_i,     //   first port of each dimension,
+  input  logic [7:0]      md_order_i,    //   routing order;
+  input  logic [1:0]      md_dim_i,      //   kind 5: the dimension the switch's group spans
   input  logic [V*2-1:0]  vc_class_i,
   input  logic [4*V-1:0]  class_vcs_i,
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
@@ -55,25 +63,29 @@ module hx_switch #(
   output logic            drained_o,
   output logic            error_o
 );
+  `include "hx_flit.svh"
+
   logic [K*PW-1:0] rt_port;
   logic [K*2-1:0]  rt_class;
   logic [K*V-1:0]  ready_vcs;
   // The tree route computers weigh free output VCs (hx_route_tree); the Dragonfly ones credit counts.
   logic [K*V*8-1:0] out_credits;
-  logic             dragonfly;
-  assign dragonfly = kind_i == 2'd3;
+  logic             dragonfly, multidim;
+  assign dragonfly = kind_i == 3'd3;
+  assign multidim = kind_i == 3'd4;
 
   for (genvar p = 0; p < K; p++) begin : gen_rc
     logic [1:0]    in_class;
     logic          head;
-    logic [PW-1:0] tree_port, df_port;
-    logic [1:0]    tree_class, df_class;
+    logic [PW-1:0] tree_port, df_port, md_port;
+    logic [1:0]    tree_class, df_class, md_class;
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     assign head = in_valid_i[p] && in_head_i[p];
     hx_route_tree #(.P(K), .V(V), .PW(PW), .CLW(2)) u_rc (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .kind_i      (kind_i),
+      .md_dim_i    (md_dim_i),
       .level_i     (level_i),
       .index_i     (index_i),
       .down_log2_i (down_log2_i),
@@ -106,8 +118,27 @@ module hx_switch #(
       .port_o      (df_port),
       .class_o     (df_class)
     );
-    assign rt_port[p*PW +: PW] = dragonfly ? df_port : tree_port;
-    assign rt_class[p*2 +: 2]  = dragonfly ? df_class : tree_class;
+    hx_route_multidim #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_md (
+      .clk_i       (clk_i),
+      .rst_i       (rst_i),
+      .enable_i    (multidim),
+      .dims_i      (dims_i),
+      .pos_i       (pos_i),
+      .kinds_i     (md_kinds_i),
+      .lanes_i     (md_lanes_i),
+      .base_i      (md_base_i),
+      .order_i     (md_order_i),
+      .head_i      (head),
+      .dst_i       (in_data_i[p*W + HX_HDR_DGR_LSB +: 32]),
+      .rail_i      (in_data_i[p*W + HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]),
+      .in_class_i  (in_class),
+      .ready_vcs_i (ready_vcs),
+      .class_vcs_i (class_vcs_i),
+      .port_o      (md_port),
+      .class_o     (md_class)
+    );
+    assign rt_port[p*PW +: PW] = dragonfly ? df_port : multidim ? md_port : tree_port;
+    assign rt_class[p*2 +: 2]  = dragonfly ? df_class : multidim ? md_class : tree_class;
   end
 
   hx_router_core #(.P(K), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(PW), .VW(VW), .CLW(2)) u_core (

@@ -5,37 +5,17 @@
 #include <stdexcept>
 
 #include "sw/collectives/grid_cycles.h"
+#include "sw/collectives/hierarchical.h"
+#include "sw/collectives/ring_stages.h"
 #include "sw/collectives/rings.h"
 
 namespace hxemu::sw {
 
 namespace {
 
-// Automatic pipelining chunk: an eighth of the largest segment, at least 1 KiB (so per-message
-// costs stay small against the payload; 32 flits, one packet) and at most 64 KiB. Measured on
-// hx2mesh-64 at 1 MiB (% of the bound): Hamiltonian cycles (4 KiB segments) 85 with 2 KiB chunks,
-// 91 with 1 KiB, 89 with 512 B; ring (16 KiB segments) 94 with 2 KiB, 91 with 1 KiB; torus2d
-// (32 KiB) 95 with 4 KiB, 94 with 2 KiB.
-std::uint32_t auto_chunk(const BuildOptions& opt, std::uint32_t max_seg) {
-  if (opt.chunk_bytes) return opt.chunk_bytes;
-  const std::uint32_t c = (max_seg / 8 + 255) / 256 * 256;
-  return std::clamp<std::uint32_t>(c, 1024, 65536);
-}
-
-std::uint32_t max_len(const std::vector<Span>& v) {
-  std::uint32_t m = 0;
-  for (const auto& s : v) m = std::max(m, s.len);
-  return m;
-}
-
 std::vector<int> identity(int n) {
   std::vector<int> v(n);
   for (int i = 0; i < n; ++i) v[i] = i;
-  return v;
-}
-
-std::vector<int> reversed(std::vector<int> v) {
-  std::reverse(v.begin(), v.end());
   return v;
 }
 
@@ -66,16 +46,6 @@ std::vector<int> ring_allreduce(ScheduleBuilder& b, const std::vector<int>& orde
   std::vector<int> done;
   for (int p = 0; p < n; ++p) done.push_back(b.at(order[p]).join({rs.done[p], ag.done[p]}));
   return done;
-}
-
-// Same for a ring whose positions are given as (node, start op) per node id.
-std::vector<int> starts_for(const std::vector<int>& order, const std::map<int, int>& start_of_node) {
-  std::vector<int> s;
-  for (int node : order) {
-    auto it = start_of_node.find(node);
-    s.push_back(it == start_of_node.end() ? -1 : it->second);
-  }
-  return s;
 }
 
 std::vector<int> ring_order_for(const Communicator& c) {
@@ -258,43 +228,6 @@ void allreduce_halving_doubling(ScheduleBuilder& b, const Communicator& c, const
 
 // Rank r's block: elements [r*count/n ...) (split_elems over the whole buffer).
 std::vector<Span> blocks(const BuildOptions& opt, int n) { return split_elems(0, opt.count, n); }
-
-// One ring phase of RS or AG over `order` where position p ends with (RS) or starts with (AG)
-// `owned[p]`; each span is split in halves for the two directions when `both_ways`.
-std::map<int, int> rs_or_ag_ring(ScheduleBuilder& b, bool reduce_scatter, const std::vector<int>& order,
-                                 const std::vector<Span>& owned, int rail_fwd, int rail_bwd,
-                                 bool both_ways, std::uint32_t bank, const std::map<int, int>& start,
-                                 const BuildOptions& opt) {
-  const int n = static_cast<int>(order.size());
-  std::map<int, int> done;
-  const int dirs = both_ways ? 2 : 1;
-  std::vector<std::vector<int>> per_node(n);
-  for (int dir = 0; dir < dirs; ++dir) {
-    RingPlan r;
-    r.order = dir == 0 ? order : reversed(order);
-    r.rail = dir == 0 ? rail_fwd : rail_bwd;
-    for (int p = 0; p < n; ++p) {
-      const int src_pos = dir == 0 ? p : n - 1 - p;
-      const Span& o = owned[src_pos];
-      const auto halves = split_elems(o.offset / 4, o.len / 4, dirs);
-      r.segments.push_back(halves[dir]);
-      r.owner.push_back(p);
-    }
-    r.chunks = chunks_for(max_len(r.segments), auto_chunk(opt, max_len(r.segments)));
-    const auto st = starts_for(r.order, start);
-    if (reduce_scatter) {
-      const auto res = ring_reduce_scatter(b, r, bank, st);
-      for (int p = 0; p < n; ++p) per_node[dir == 0 ? p : n - 1 - p].push_back(res.done[p]);
-    } else {
-      std::vector<std::vector<int>> ready(n, std::vector<int>(r.chunks, -1));
-      for (int p = 0; p < n; ++p) std::fill(ready[p].begin(), ready[p].end(), st[p]);
-      const auto res = ring_allgather(b, r, ready);
-      for (int p = 0; p < n; ++p) per_node[dir == 0 ? p : n - 1 - p].push_back(res.done[p]);
-    }
-  }
-  for (int p = 0; p < n; ++p) done[order[p]] = b.at(order[p]).join(per_node[p]);
-  return done;
-}
 
 // Ring (one direction) or biring (both, half of each block each way) reduce-scatter or allgather
 // over the communicator's ring order.
@@ -548,16 +481,23 @@ const std::vector<Algorithm>& algorithm_table(CollectiveOp op) {
       {"hamiltonian", {"rings"}, "two edge-disjoint Hamiltonian cycles of the grid, each in both "
        "directions, a quarter of the data each", needs_square, allreduce_hamiltonian},
       {"halving-doubling", {}, "Rabenseifner's recursive halving then doubling, one instance per "
-       "rail", needs_power_of_two, allreduce_halving_doubling}};
+       "rail", needs_power_of_two, allreduce_halving_doubling},
+      {"hierarchical", {}, "LIBRA's multi-dimensional schedule: reduce-scatter along each network "
+       "dimension in turn, allgather back, pipelined in stripes (rings; direct on FC)", needs_dims,
+       allreduce_hierarchical}};
   static const std::vector<Algorithm> kReduceScatter{
       {"ring", {}, "one ring in one direction", any_shape, reduce_scatter_ring},
       {"biring", {}, "one ring, both directions, half of each block each way", any_shape,
        reduce_scatter_biring},
-      {"2d", {}, "along columns, then along rows", needs_2d, reduce_scatter_2d}};
+      {"2d", {}, "along columns, then along rows", needs_2d, reduce_scatter_2d},
+      {"hierarchical", {}, "along each network dimension in turn, innermost first", needs_dims,
+       reduce_scatter_hierarchical}};
   static const std::vector<Algorithm> kAllgather{
       {"ring", {}, "one ring in one direction", any_shape, allgather_ring},
       {"biring", {}, "one ring, both directions, half of each block each way", any_shape, allgather_biring},
-      {"2d", {}, "along rows, then along columns", needs_2d, allgather_2d}};
+      {"2d", {}, "along rows, then along columns", needs_2d, allgather_2d},
+      {"hierarchical", {}, "along each network dimension in turn, outermost first", needs_dims,
+       allgather_hierarchical}};
   static const std::vector<Algorithm> kAlltoall{
       {"pairwise", {}, "one partner at a time", any_shape, alltoall_pairwise},
       {"all-at-once", {}, "every piece posted at once", any_shape, alltoall_all_at_once}};

@@ -32,8 +32,12 @@ std::vector<Communicator> make_groups(const sysc::System& sys, const std::string
     for (int c = 0; c < C; ++c) out.push_back(region(sys, "col" + std::to_string(c), 0, c, R, 1));
   } else if (spec.rfind("subgrid:", 0) == 0) {
     const auto& cfg = sys.config();
-    if (cfg.topology == sysc::Topology::kFatTree || cfg.topology == sysc::Topology::kDragonfly) {
-      throw std::invalid_argument("--group " + spec + ": a " + (cfg.topology == sysc::Topology::kFatTree ? "fat tree" : "Dragonfly") +
+    if (cfg.topology == sysc::Topology::kFatTree || cfg.topology == sysc::Topology::kDragonfly ||
+        cfg.topology == sysc::Topology::kMultidim) {
+      throw std::invalid_argument("--group " + spec + ": a " +
+                                  (cfg.topology == sysc::Topology::kFatTree   ? "fat tree"
+                                   : cfg.topology == sysc::Topology::kDragonfly ? "Dragonfly"
+                                                                                 : "multidim platform") +
                                   " has no boards (use all, rows, cols)");
     }
     std::vector<int> v;
@@ -53,6 +57,19 @@ std::vector<Communicator> make_groups(const sysc::System& sys, const std::string
                          v[2] * cfg.board_rows, v[3] * cfg.board_cols));
   } else {
     throw std::invalid_argument("--group '" + spec + "': allowed: all, rows, cols, subgrid:R0,C0,H,W");
+  }
+  // Dimensions: a multidim platform's own (rows = its innermost dimension's groups, cols = the
+  // outer dimensions); elsewhere the grid's columns then rows.
+  const auto& cfg = sys.config();
+  for (auto& c : out) {
+    if (cfg.topology == sysc::Topology::kMultidim) {
+      const auto& md = cfg.md_dims;
+      const std::size_t from = spec == "cols" ? 1 : 0, to = spec == "rows" ? 1 : md.size();
+      for (std::size_t d = from; d < to; ++d) c.dims.push_back({md[d].size, md[d].kind});
+    } else {
+      if (c.cols > 1) c.dims.push_back({c.cols, sysc::DimKind::kRing});
+      if (c.rows > 1) c.dims.push_back({c.rows, sysc::DimKind::kRing});
+    }
   }
   for (const auto& c : out) {
     if (c.size() < 2) throw std::invalid_argument("--group " + spec + ": communicators need at least 2 nodes");

@@ -18,6 +18,14 @@ struct Communicator {
   std::string name;
   std::vector<int> nodes;   // rank -> node id
   int rows = 1, cols = 1;
+  // Network dimensions for the hierarchical algorithms (sw/collectives/hierarchical.h), innermost
+  // first: rank = sum of coordinate x stride, stride of dims[0] = 1. A multidim platform's own
+  // dimensions; elsewhere the grid's columns then rows, as rings.
+  struct Dim {
+    int size = 1;
+    sysc::DimKind kind = sysc::DimKind::kRing;
+  };
+  std::vector<Dim> dims;
   int size() const { return static_cast<int>(nodes.size()); }
   int at(int r, int c) const { return nodes[r * cols + c]; }
 };

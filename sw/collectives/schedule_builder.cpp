@@ -18,6 +18,22 @@ BufferLayout BufferLayout::for_bytes(std::uint64_t bytes) {
   return l;
 }
 
+BufferLayout BufferLayout::with_banks(std::uint64_t bytes, int banks, std::uint64_t bank_bytes) {
+  constexpr std::uint64_t kAlign = 4096;
+  const std::uint64_t padded = (bytes + kAlign - 1) / kAlign * kAlign;
+  const std::uint64_t bank = (std::max(bank_bytes, padded) + kAlign - 1) / kAlign * kAlign;
+  const std::uint64_t total = padded + static_cast<std::uint64_t>(std::max(banks, 2)) * bank + kAlign;
+  if (total > 0xFFFFFFFFull) throw std::invalid_argument("collective too large for 32-bit host addresses");
+  BufferLayout l;
+  l.data = 0;
+  l.scratch = static_cast<std::uint32_t>(padded);
+  l.scratch_bank = static_cast<std::uint32_t>(bank);
+  l.bytes = static_cast<std::uint32_t>(bytes);
+  l.banks = static_cast<std::uint32_t>(std::max(banks, 2));
+  l.memory_bytes = static_cast<std::uint32_t>(total);
+  return l;
+}
+
 std::vector<Span> split_elems(std::uint64_t first, std::uint64_t count_elems, int parts) {
   std::vector<Span> out;
   const std::uint64_t base = count_elems / static_cast<std::uint64_t>(parts);

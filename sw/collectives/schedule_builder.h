@@ -26,7 +26,11 @@ struct BufferLayout {
   std::uint32_t scratch_bank = 0;   // offset of the second scratch bank from `scratch`
   std::uint32_t bytes = 0;          // of each buffer
   std::uint32_t memory_bytes = 0;   // host memory a node needs
+  std::uint32_t banks = 2;          // scratch banks, each scratch_bank bytes from the previous
   static BufferLayout for_bytes(std::uint64_t bytes);
+  // `banks` scratch banks of at least `bank_bytes` each (the hierarchical algorithms give every
+  // reduction stage its own, sw/collectives/hierarchical.h).
+  static BufferLayout with_banks(std::uint64_t bytes, int banks, std::uint64_t bank_bytes);
 };
 
 // Splits `count_elems` 4-byte elements into `parts` nearly equal consecutive spans (the first

@@ -8,6 +8,8 @@
 #include <tuple>
 
 #include "sw/collectives/communicator.h"
+#include "sw/collectives/hierarchical.h"
+#include "sw/collectives/libra_estimate.h"
 #include "sysc/dist/ranks.h"
 #include "sysc/util/fnv_digest.h"
 #include "sw/collectives/reference.h"
@@ -71,7 +73,15 @@ SessionMemory estimate_session_memory(const sysc::SystemConfig& cfg, const Sessi
 
 CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const SessionConfig& s)
     : cfg_(cfg), s_(s) {
-  const BufferLayout layout = BufferLayout::for_bytes(s.max_bytes);
+  // Host memory for the largest collective: on a multidim platform the hierarchical algorithms'
+  // scratch banks (allocated in pages on first write, so only what a run touches costs memory).
+  BufferLayout layout = BufferLayout::for_bytes(s.max_bytes);
+  if (cfg.topology == sysc::Topology::kMultidim) {
+    std::vector<Communicator::Dim> dims;
+    for (const auto& d : cfg.md_dims) dims.push_back({d.size, d.kind});
+    layout = BufferLayout::with_banks(s.max_bytes, hierarchical_banks(dims),
+                                      hierarchical_bank_bytes(s.max_bytes / 4, cfg.nodes()));
+  }
   nics_ = std::make_unique<sysc::NicFactory>(s.rails, layout.memory_bytes, s.memory_latency);
   sys_ = std::make_unique<sysc::System>(cfg, *nics_);
   rails_ = sys_->rails();
@@ -94,6 +104,16 @@ CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const Sessio
 
 CollectiveSession::~CollectiveSession() = default;
 
+BufferLayout CollectiveSession::layout_for(const std::string& algo, std::uint64_t bytes) const {
+  if (cfg_.topology != sysc::Topology::kMultidim || algo != "hierarchical") return BufferLayout::for_bytes(bytes);
+  int banks = 2, ranks = 1;
+  for (const auto& c : comms_) {
+    banks = std::max(banks, hierarchical_banks(c.dims));
+    ranks = std::max(ranks, c.size());
+  }
+  return BufferLayout::with_banks(bytes, banks, hierarchical_bank_bytes(bytes / 4, ranks));
+}
+
 CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
                                         BuildOptions opt) {
   const auto wall0 = std::chrono::steady_clock::now();
@@ -110,7 +130,7 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   opt.count = res.count;
   opt.rails = rails_;
 
-  const BufferLayout layout = BufferLayout::for_bytes(bytes);
+  const BufferLayout layout = layout_for(res.algo, bytes);
   ScheduleBuilder b(sys_->nodes(), layout);
   build_collective(b, op, algo, comms_, opt);
 
@@ -224,6 +244,36 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   res.bound_fraction = res.bound_busbw > 0 ? res.busbw / res.bound_busbw : 0;
   res.injection = rails_ * cfg_.link_gbps() / 8.0;
   res.injection_fraction = res.busbw / res.injection;
+  if (cfg_.topology == sysc::Topology::kMultidim && op != CollectiveOp::kBroadcast && op != CollectiveOp::kSendRecv &&
+      comms_.size() == 1 && res.ranks == sys_->nodes()) {
+    // LIBRA's estimate beside the emulation (one communicator over the whole platform, as LIBRA models).
+    const LibraEstimate e = libra_estimate(cfg_, op, bytes);
+    res.has_libra = true;
+    res.libra_cycles = e.cycles;
+    res.libra_ratio = e.cycles > 0 ? static_cast<double>(res.cycles) / e.cycles : 0;
+    res.libra_bottleneck = e.dims[e.bottleneck].name;
+    std::vector<double> sent(cfg_.md_dims.size(), 0.0);
+    for (int l = 0; l < net.links(); ++l) {
+      const int d = sys_->md_npu_link_dim(l);
+      if (d >= 0) sent[d] += load[l];
+    }
+    const double n = sys_->nodes();
+    for (std::size_t d = 0; d < cfg_.md_dims.size(); ++d) {
+      const auto& md = cfg_.md_dims[d];
+      CollectiveResult::DimFigure f;
+      f.name = md.name;
+      f.kind = sysc::dim_kind_name(md.kind);
+      f.size = md.size;
+      f.lanes = md.lanes;
+      f.libra_load_bytes = e.dims[d].load_bytes;
+      f.libra_cycles = e.dims[d].cycles;
+      f.libra_utilisation = e.cycles > 0 ? e.dims[d].cycles / e.cycles : 0;
+      f.sent_bytes_per_npu = sent[d] / n;
+      const double capacity = n * md.ports() * bytes_per_cycle * static_cast<double>(res.cycles);
+      f.utilisation = capacity > 0 ? sent[d] / capacity : 0;
+      res.dims.push_back(f);
+    }
+  }
   res.ok = res.errors.empty();
   res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return res;
@@ -309,7 +359,7 @@ std::string CollectiveSession::result_digest(const BufferLayout& layout, std::ui
 }
 
 nlohmann::json CollectiveResult::json() const {
-  return {{"op", op},
+  nlohmann::json j = {{"op", op},
           {"algo", algo},
           {"type", type},
           {"bytes", bytes},
@@ -335,6 +385,18 @@ nlohmann::json CollectiveResult::json() const {
           {"wall_seconds", wall_seconds},
           {"block_ticks", block_ticks},
           {"block_ticks_skipped", block_ticks_skipped}};
+  if (has_libra) {
+    nlohmann::json dj = nlohmann::json::array();
+    for (const auto& d : dims) {
+      dj.push_back({{"name", d.name}, {"kind", d.kind}, {"size", d.size}, {"lanes", d.lanes},
+                    {"libra_load_bytes", d.libra_load_bytes}, {"libra_cycles", d.libra_cycles},
+                    {"libra_utilisation", d.libra_utilisation}, {"sent_bytes_per_npu", d.sent_bytes_per_npu},
+                    {"utilisation", d.utilisation}});
+    }
+    j["libra"] = {{"estimate_cycles", libra_cycles}, {"emulated_cycles", cycles}, {"ratio", libra_ratio},
+                  {"bottleneck", libra_bottleneck}, {"dims", dj}};
+  }
+  return j;
 }
 
 }  // namespace hxemu::sw

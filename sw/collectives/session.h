@@ -69,6 +69,22 @@ struct CollectiveResult {
   // Emulation effort: block ticks evaluated and skipped (idle blocks with nothing arriving) in
   // this run, summed over ranks.
   std::uint64_t block_ticks = 0, block_ticks_skipped = 0;
+  // Multidim platforms (docs/multidim.md): LIBRA's analytical time (sw/collectives/libra_estimate.h)
+  // beside the emulated one, and per dimension the payload bytes per NPU this schedule sends into
+  // it and the share of its bandwidth that used over the run (sum over the links leaving the NPUs
+  // into the dimension / (links x cycles x flit bytes)); LIBRA's share is its load / bandwidth
+  // over its own time.
+  struct DimFigure {
+    std::string name, kind;
+    int size = 0, lanes = 0;
+    double libra_load_bytes = 0, libra_cycles = 0, libra_utilisation = 0;
+    double sent_bytes_per_npu = 0, utilisation = 0;
+  };
+  bool has_libra = false;
+  double libra_cycles = 0;
+  double libra_ratio = 0;          // emulated cycles / LIBRA's
+  std::string libra_bottleneck;    // the dimension that sets LIBRA's time
+  std::vector<DimFigure> dims;
   nlohmann::json json() const;
 };
 
@@ -128,6 +144,9 @@ class CollectiveSession {
   std::unique_ptr<sysc::Harness> harness_;
   int rails_ = 1;
   std::uint64_t progress_next_ = 0;   // see SessionConfig::progress
+  // The host-memory layout of a collective of `bytes` with algorithm `algo`: the hierarchical
+  // algorithms on a multidim platform take a scratch bank per reduction stage.
+  BufferLayout layout_for(const std::string& algo, std::uint64_t bytes) const;
 };
 
 }  // namespace hxemu::sw

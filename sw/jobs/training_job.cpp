@@ -224,6 +224,7 @@ std::vector<JobSpec> parse_jobs(const std::string& text, const std::string& sour
   }
   if (cfg.topology == sysc::Topology::kFatTree) bad("jobs", "jobs are placed on boards: the fat tree has none");
   if (cfg.topology == sysc::Topology::kDragonfly) bad("jobs", "jobs are placed on boards: the Dragonfly has none");
+  if (cfg.topology == sysc::Topology::kMultidim) bad("jobs", "jobs are placed on boards: a multidim platform has none");
   std::vector<JobSpec> out;
   std::map<std::pair<int, int>, std::string> used;   // board -> the job it belongs to
   std::set<std::string> names;

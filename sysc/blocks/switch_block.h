@@ -13,8 +13,11 @@
 
 namespace hxemu::sysc {
 
-// hx_switch kind_i: which route computer the switch uses.
-enum class TreeKind : int { kRow = 0, kColumn = 1, kFatTree = 2, kDragonfly = 3 };
+// hx_switch kind_i: which route computer the switch uses. kMultidim: an NPU's router on a
+// multi-dimensional platform (rtl/route/hx_route_multidim.sv); kMultidimSwitch: a switch (or tree)
+// of a Switch dimension, routing by the destination's index in that dimension.
+enum class TreeKind : int { kRow = 0, kColumn = 1, kFatTree = 2, kDragonfly = 3, kMultidim = 4,
+                            kMultidimSwitch = 5 };
 enum class SwitchLevel : int { kSingle = 0, kLeaf = 1, kSpine = 2 };
 
 struct SwitchSetup {
@@ -32,6 +35,12 @@ struct SwitchSetup {
   int df_group = 0, df_router = 0;
   bool adaptive = false;
   int ugal_threshold = 0;
+  // Multidim (kinds kMultidim, kMultidimSwitch; rtl/route/hx_route_multidim.sv): per dimension
+  // (at most 4, absent ones size 1) its size, kind (0 ring, 1 fc, 2 switch), lanes and first router
+  // port; this NPU's coordinates; the routing order; a Switch dimension's switch: its dimension.
+  std::array<int, 4> md_size{1, 1, 1, 1}, md_kind{}, md_lanes{1, 1, 1, 1}, md_base{}, md_pos{};
+  std::array<int, 4> md_order{0, 1, 2, 3};
+  int md_dim = 0;
   VcPlan vc;                                 // VC classes, lanes and policy
   std::vector<int> out_depth;                // buffer depth per VC behind each port (size = radix)
 };

@@ -40,6 +40,22 @@ class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
       m.adaptive_i = s.adaptive;
       m.ugal_thresh_i = static_cast<std::uint8_t>(s.ugal_threshold);
     }
+    // hx_route_multidim's shape (every field 0 on other switches: its logic is gated by kind_i).
+    m.md_kinds_i = 0;
+    m.md_lanes_i = 0;
+    m.md_base_i = 0;
+    m.md_order_i = 0;
+    m.md_dim_i = static_cast<std::uint8_t>(s.md_dim);
+    if (s.kind == TreeKind::kMultidim) {
+      m.dims_i = pack_dims(s.md_size[0], s.md_size[1], s.md_size[2], s.md_size[3]);
+      m.pos_i = pack_coord({s.md_pos[0], s.md_pos[1], s.md_pos[2], s.md_pos[3]});
+      for (int d = 0; d < 4; ++d) {
+        m.md_kinds_i |= static_cast<std::uint8_t>(s.md_kind[d] << (2 * d));
+        m.md_lanes_i |= static_cast<std::uint16_t>(s.md_lanes[d] << (4 * d));
+        m.md_base_i |= static_cast<std::uint32_t>(s.md_base[d] & 0xff) << (8 * d);
+        m.md_order_i |= static_cast<std::uint8_t>(s.md_order[d] << (2 * d));
+      }
+    }
     apply_vc_plan(m, s.vc, this->vcs_);
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));

@@ -236,9 +236,10 @@ RouteChoices system_routing(const System& sys) {
       return;
     }
     const bool adaptive_leaf = s.level == SwitchLevel::kLeaf && !s.up_hash;
-    const int choices = adaptive_leaf ? std::max(1, s.up_ports) : 1;
+    // Every lane a multidim router may pick (parallel links: one alternative each).
+    const int choices = adaptive_leaf ? std::max(1, s.up_ports) : route_lanes(s, q.dst_route);
     for (int u = 0; u < choices; ++u) {
-      const RouteDecision r = route_tree(s, ports, q.in_class, q.dst, q.dst_route, u);
+      const RouteDecision r = route_tree(s, ports, q.in_class, q.dst, q.dst_route, u, q.in_port);
       out.push_back(r);
       // A head for this leaf's own ports goes down whatever the choice: one alternative.
       if (r.port < (1 << s.down_log2)) break;

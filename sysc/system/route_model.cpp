@@ -3,6 +3,7 @@
 #include <functional>
 
 #include <algorithm>
+#include <numeric>
 
 namespace hxemu::sysc {
 
@@ -203,12 +204,62 @@ int dragonfly_nonminimal(const SwitchSetup& s, int in_port, int in_class, std::u
   return n;
 }
 
+namespace {
+
+// The dimension a multidim head corrects next: the first in routing order whose coordinate
+// differs; -1 when the head is home.
+int md_next_dim(const SwitchSetup& s, std::uint32_t dst) {
+  for (int k = 0; k < 4; ++k) {
+    const int d = s.md_order[k];
+    if (static_cast<int>((dst >> (8 * d)) & 0xff) != s.md_pos[d]) return d;
+  }
+  return -1;
+}
+
+}  // namespace
+
+RouteDecision route_multidim(const SwitchSetup& s, int in_port, int in_class, std::uint32_t dst, int rail,
+                             int lane) {
+  RouteDecision r;
+  const int d = md_next_dim(s, dst);
+  if (d < 0) {
+    r.port = rail < s.md_base[0] ? rail : 0;   // NICs are the ports below dimension 0's
+    return r;
+  }
+  const int n = s.md_size[d], p = s.md_pos[d], t = static_cast<int>((dst >> (8 * d)) & 0xff);
+  const int L = s.md_lanes[d], base = s.md_base[d];
+  const int span = s.md_kind[d] == 0 ? 2 * L : s.md_kind[d] == 1 ? (n - 1) * L : L;
+  const bool same_dim = in_port >= base && in_port < base + span;
+  const int l = lane % L;
+  if (s.md_kind[d] == 0) {
+    const int fwd = t >= p ? t - p : t + n - p;
+    const bool plus = fwd <= n - fwd;
+    const bool wrap = plus ? p == n - 1 : p == 0;
+    r.port = base + (plus ? 0 : L) + l;
+    r.out_class = (same_dim ? in_class : 0) | (wrap ? 1 : 0);
+  } else if (s.md_kind[d] == 1) {
+    r.port = base + (t < p ? t : t - 1) * L + l;
+  } else {
+    r.port = base + l;
+  }
+  return r;
+}
+
+int route_lanes(const SwitchSetup& s, std::uint32_t dst) {
+  if (s.kind != TreeKind::kMultidim) return 1;
+  const int d = md_next_dim(s, dst);
+  return d < 0 ? 1 : s.md_lanes[d];
+}
+
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
-                         std::uint32_t dst, int up_choice) {
+                         std::uint32_t dst, int up_choice, int in_port, int rail) {
   if (s.kind == TreeKind::kDragonfly) return route_dragonfly(s, in_class, dst);
+  if (s.kind == TreeKind::kMultidim) return route_multidim(s, in_port, in_class, dst, rail, up_choice);
   const Dst d = unpack(dst);
   int tree_port = dst_node;
-  if (s.kind == TreeKind::kRow) {
+  if (s.kind == TreeKind::kMultidimSwitch) {
+    tree_port = static_cast<int>((dst >> (8 * s.md_dim)) & 0xff);
+  } else if (s.kind == TreeKind::kRow) {
     tree_port = 2 * d.gc + (d.lc > s.board_cols - 1 - d.lc ? 1 : 0);
   } else if (s.kind == TreeKind::kColumn) {
     tree_port = 2 * d.gr + (d.lr > s.board_rows - 1 - d.lr ? 1 : 0);
@@ -247,6 +298,9 @@ int adaptive_up_choices(const System& sys) {
       if (s.level == SwitchLevel::kLeaf && !s.up_hash) n = std::max(n, s.up_ports);
     }
   }
+  // A multidim router's lanes: trace_path's choice u takes lane u mod L of every dimension, so the
+  // least common multiple of the lane counts covers every dimension's lanes evenly.
+  for (const auto& d : sys.config().md_dims) n = std::lcm(n, d.lanes);
   return n;
 }
 
@@ -275,7 +329,7 @@ Path trace_path(const System& sys, int src, int dst, int rail, int up_choice) {
                       net.block(at.block).ports() - kMeshPorts);
     } else {
       r = route_tree(sys.switch_setup(at.block), net.block(at.block).ports(), cls, dst, dst_route,
-                     up_choice);
+                     up_choice, at.port, rail);
     }
     PathHop hop;
     hop.block = at.block;
@@ -327,9 +381,10 @@ bool spread_from(const System& sys, PortRef at, int cls, int dst, std::uint32_t 
     if (route_board_alternative(s, cls, dst_route, choices[n])) ++n;
   } else {
     const SwitchSetup& s = sys.switch_setup(at.block);
-    const int ups = s.level == SwitchLevel::kLeaf && !s.up_hash ? std::min(64, std::max(1, s.up_ports)) : 1;
+    const int ups = s.level == SwitchLevel::kLeaf && !s.up_hash ? std::min(64, std::max(1, s.up_ports))
+                                                                 : std::min(64, route_lanes(s, dst_route));
     for (int u = 0; u < ups; ++u) {
-      choices[n] = route_tree(s, net.block(at.block).ports(), cls, dst, dst_route, u);
+      choices[n] = route_tree(s, net.block(at.block).ports(), cls, dst, dst_route, u, at.port, rail);
       const bool down = choices[n].port < (1 << s.down_log2);
       ++n;
       if (down) break;   // a head for the leaf's own ports goes down whatever the choice

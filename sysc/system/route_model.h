@@ -32,8 +32,17 @@ bool route_board_alternative(const RouterSetup& s, int in_class, std::uint32_t d
 // hx_switch's route: hx_route_tree for a deterministic choice of up port (`up_choice` in
 // [0, up_ports) stands for the adaptive pick; any choice gives a path of the same length), or for a
 // Dragonfly router (kind kDragonfly) hx_route_dragonfly's minimal route.
+// A multidim NPU router (kind kMultidim) takes hx_route_multidim's route, `up_choice` standing for
+// the lane (mod the dimension's lanes), from input `in_port`, to NIC port `rail` when home.
 RouteDecision route_tree(const SwitchSetup& s, int radix, int in_class, int dst_node,
-                         std::uint32_t dst, int up_choice = 0);
+                         std::uint32_t dst, int up_choice = 0, int in_port = 0, int rail = 0);
+// hx_route_multidim (multidim NPU router): dimension-order route over `lane` of the lanes the
+// chosen direction has; ring dateline classes (rtl/route/hx_route_multidim.sv).
+RouteDecision route_multidim(const SwitchSetup& s, int in_port, int in_class, std::uint32_t dst, int rail,
+                             int lane = 0);
+// The lanes a multidim NPU router may choose among for a head to `dst` (1 on other blocks, and
+// when the head is home): the routes over each lane have the same length.
+int route_lanes(const SwitchSetup& s, std::uint32_t dst);
 // hx_route_dragonfly's minimal route (L? G? L?; the class moves up on the link that takes a global
 // port). `dst` = head bits [63:32] ({-, terminal, router, group}).
 RouteDecision route_dragonfly(const SwitchSetup& s, int in_class, std::uint32_t dst);
@@ -72,7 +81,8 @@ Path trace_path(const System& sys, int src, int dst, int rail = 0, int up_choice
 bool spread_path_links(const System& sys, int src, int dst, int rail,
                        const std::function<void(int link, double share)>& add, std::string& error);
 // The number of distinct up ports adaptive leaves could choose (1 when no tree of the system has
-// adaptive leaves): trace_path with up_choice 0 .. this - 1 covers the choices evenly.
+// adaptive leaves), and on a multidim platform the lanes of its dimensions: trace_path with
+// up_choice 0 .. this - 1 covers the choices evenly.
 int adaptive_up_choices(const System& sys);
 
 }  // namespace hxemu::sysc

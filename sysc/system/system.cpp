@@ -16,7 +16,10 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
   // A fat tree has a plane per rail (as many as both the configuration and the terminals have).
   // So does a Dragonfly.
   const bool planes = cfg_.topology == Topology::kFatTree || cfg_.topology == Topology::kDragonfly;
-  rails_ = planes ? std::clamp(std::min(terminals.rails(), cfg_.planes), 1, 4) : std::clamp(terminals.rails(), 1, 4);
+  const bool multidim = cfg_.topology == Topology::kMultidim;
+  rails_ = planes     ? std::clamp(std::min(terminals.rails(), cfg_.planes), 1, 4)
+           : multidim ? std::clamp(std::min(terminals.rails(), cfg_.md_nics), 1, 4)
+                      : std::clamp(terminals.rails(), 1, 4);
   terminal_block_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, -1);
   attach_.assign(static_cast<std::size_t>(cfg_.nodes()) * rails_, PortRef{});
   const int n = cfg_.nodes();
@@ -27,6 +30,11 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
     while ((k + 1) * (k + 1) <= n) ++k;
     global_rows_ = k * k == n ? k : 1;
     global_cols_ = k * k == n ? k : n;
+    for (int i = 0; i < n; ++i) global_index_[i] = node_at_global_[i] = i;
+  } else if (multidim) {
+    // The innermost dimension along a row: node = row * size_0 + col.
+    global_cols_ = cfg_.md_dims.front().size;
+    global_rows_ = n / global_cols_;
     for (int i = 0; i < n; ++i) global_index_[i] = node_at_global_[i] = i;
   } else {
     global_rows_ = cfg_.grid_rows * cfg_.board_rows;
@@ -43,6 +51,8 @@ System::System(const SystemConfig& cfg, TerminalFactory& terminals)
     build_fat_tree(terminals);
   } else if (cfg_.topology == Topology::kDragonfly) {
     build_dragonfly(terminals);
+  } else if (multidim) {
+    build_multidim(terminals);
   } else {
     build_hxmesh_or_torus(terminals);
   }
@@ -65,7 +75,8 @@ void System::ghost_if_remote(const Partition& p, int rank) {
 void System::assign_ranks() {
   int boards = 0, trees = 0;
   for (const auto& p : partitions_) (p.is_tree ? trees : boards)++;
-  const bool ghost_here = cfg_.topology == Topology::kFatTree || cfg_.topology == Topology::kDragonfly;
+  const bool ghost_here = cfg_.topology == Topology::kFatTree || cfg_.topology == Topology::kDragonfly ||
+                          cfg_.topology == Topology::kMultidim;
   if (!ghost_here && trees != expected_trees_) {
     throw std::logic_error("System: built " + std::to_string(trees) + " tree partitions, expected " +
                            std::to_string(expected_trees_) + " (rank assignment would disagree)");
@@ -88,6 +99,12 @@ void System::assign_ranks() {
 NodeCoord System::coord(int node) const {
   NodeCoord c;
   if (cfg_.topology == Topology::kFatTree) return c;
+  if (cfg_.topology == Topology::kMultidim) {
+    // {dim 0, dim 1, dim 2, dim 3}: the route word hx_route_multidim reads.
+    int idx[4] = {0, 0, 0, 0};
+    for (std::size_t d = 0; d < cfg_.md_dims.size(); ++d) idx[d] = md_coord(node, static_cast<int>(d));
+    return {idx[0], idx[1], idx[2], idx[3]};
+  }
   if (cfg_.topology == Topology::kDragonfly) {
     // {group, router in the group, terminal, 0}: the route word hx_route_dragonfly reads.
     const int per_router = cfg_.df_terminals;

@@ -7,6 +7,7 @@
 // Numbering: boards row-major in the grid, accelerators row-major in a board:
 //   node = board * (a*b) + local_row * b + local_col,  board = grid_row * y + grid_col.
 // Dragonfly: node = (group * routers_per_group + router) * terminals_per_router + terminal.
+// Multidim: node = sum over dimensions of coordinate x stride (dimension 0 innermost, stride 1).
 #pragma once
 
 #include <array>
@@ -65,6 +66,12 @@ class System {
   int global_row(int node) const { return global_index_[node] / global_cols_; }
   int global_col(int node) const { return global_index_[node] % global_cols_; }
   int node_at_global(int row, int col) const { return node_at_global_[row * global_cols_ + col]; }
+  // Multidim: the node's index in dimension d, and the first router port of dimension d.
+  int md_coord(int node, int d) const;
+  int md_port_base(int d) const;
+  // The dimension whose bandwidth link `link` carries when it leaves an NPU's router into a
+  // dimension (to a neighbour, or up to a Switch dimension's switch); -1 for every other link.
+  int md_npu_link_dim(int link) const;
   // The node's coordinate word (sysc/fabric/coord_word.h): head-flit bits [63:32] of packets to it.
   std::uint32_t route_of(int node) const;
   // Terminals (NICs) per node: one per router local port.
@@ -138,6 +145,7 @@ class System {
   void build_hxmesh_or_torus(TerminalFactory& terminals);
   void build_fat_tree(TerminalFactory& terminals);
   void build_dragonfly(TerminalFactory& terminals);
+  void build_multidim(TerminalFactory& terminals);   // system_multidim.cpp
   int add_dragonfly_router(int plane, int group, int router);
   int add_router(const NodeCoord& c, int node);
   int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
@@ -181,6 +189,7 @@ class System {
   std::vector<int> block_partition_;
   int global_rows_ = 1, global_cols_ = 1;
   std::vector<int> global_index_, node_at_global_;
+  std::vector<int> md_base_;
 };
 
 }  // namespace hxemu::sysc

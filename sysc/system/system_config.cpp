@@ -13,6 +13,7 @@
 #include "sysc/blocks/switch_block.h"
 #include "sysc/system/tree_builder.h"
 #include "sysc/util/input_file.h"
+#include "sysc/util/parse_number.h"
 
 namespace hxemu::sysc {
 
@@ -24,13 +25,40 @@ const char* topology_name(Topology t) {
     case Topology::kTorus: return "torus";
     case Topology::kFatTree: return "fattree";
     case Topology::kDragonfly: return "dragonfly";
+    case Topology::kMultidim: return "multidim";
   }
   return "?";
+}
+
+const char* dim_kind_name(DimKind k) {
+  switch (k) {
+    case DimKind::kRing: return "ring";
+    case DimKind::kFullyConnected: return "fc";
+    case DimKind::kSwitch: return "switch";
+  }
+  return "?";
+}
+
+int SystemConfig::md_router_ports() const {
+  int p = md_nics;
+  for (const auto& d : md_dims) p += d.ports();
+  return p;
+}
+
+int SystemConfig::md_stride(int d) const {
+  int s = 1;
+  for (int k = 0; k < d; ++k) s *= md_dims.at(k).size;
+  return s;
 }
 
 int SystemConfig::nodes() const {
   if (topology == Topology::kFatTree) return fat_tree_nodes;
   if (topology == Topology::kDragonfly) return df_groups * df_routers * df_terminals;
+  if (topology == Topology::kMultidim) {
+    int n = 1;
+    for (const auto& d : md_dims) n *= d.size;
+    return n;
+  }
   return board_rows * board_cols * grid_rows * grid_cols;
 }
 
@@ -44,6 +72,12 @@ int SystemConfig::classes() const {
     case Topology::kFatTree: return 1;
     // A class per global link taken: minimal routes take at most one, UGAL's non-minimal ones two.
     case Topology::kDragonfly: return adaptive ? 3 : 2;
+    // Dateline classes per ring (rtl/route/hx_route_multidim.sv); FC and Switch need one.
+    case Topology::kMultidim:
+      for (const auto& d : md_dims) {
+        if (d.kind == DimKind::kRing) return 2;
+      }
+      return 1;
   }
   return 1;
 }
@@ -226,6 +260,62 @@ void parse_dragonfly(const json& root, SystemConfig& c) {
   c.planes = get_int(root, "", "planes", 1, 4, 1);
 }
 
+// A multi-dimensional platform (docs/multidim.md): "dimensions", innermost first, each {name,
+// kind, size, lanes, latency}; optional "routing_order" (dimension indices) and "nics" per NPU.
+// Port and tree checks against the switch radix come later, with the switch.
+void parse_multidim(const json& root, SystemConfig& c) {
+  for (const char* k : {"board", "grid", "nodes", "planes", "dragonfly"}) {
+    if (root.contains(k)) fail(k, "is not used by topology multidim (use 'dimensions')");
+  }
+  const std::string how = "an array of 1..4 dimensions, innermost first, each {\"name\", \"kind\": "
+                          "\"ring\" | \"fc\" | \"switch\", \"size\", \"lanes\", \"latency\"}";
+  if (!root.contains("dimensions")) fail("dimensions", "is required for topology multidim: " + how);
+  const json& dims = root.at("dimensions");
+  if (!dims.is_array() || dims.empty() || dims.size() > 4) fail("dimensions", "must be " + how);
+  long long n = 1;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const std::string where = "dimensions[" + std::to_string(k) + "]";
+    const json& d = dims[k];
+    check_keys(d, where, {"name", "kind", "size", "lanes", "latency", "buffer_depth"});
+    MdDimension m;
+    m.name = "dim" + std::to_string(k);
+    if (d.contains("name")) {
+      if (!d.at("name").is_string() || d.at("name").get<std::string>().empty()) {
+        fail(where + ".name", "must be a non-empty string");
+      }
+      m.name = d.at("name").get<std::string>();
+    }
+    const std::string kind = get_choice(d, where, "kind", {"ring", "fc", "switch"}, "");
+    m.kind = kind == "ring" ? DimKind::kRing : kind == "fc" ? DimKind::kFullyConnected : DimKind::kSwitch;
+    m.size = get_int(d, where, "size", 2, 255, 0, true);
+    m.lanes = get_int(d, where, "lanes", 1, 15, 1);
+    m.latency = get_int(d, where, "latency", 0, 1000, 1);
+    m.depth = get_int(d, where, "buffer_depth", 1, 255, 0);   // 0: from the link class, below
+    n *= m.size;
+    if (n > 65535) fail("dimensions", "the product of the sizes is more than 65535 NPUs");
+    c.md_dims.push_back(m);
+  }
+  const int D = static_cast<int>(c.md_dims.size());
+  c.md_order.clear();
+  if (root.contains("routing_order")) {
+    const json& o = root.at("routing_order");
+    const std::string ohow = "a permutation of the dimension indices 0.." + std::to_string(D - 1) +
+                             " (the order heads correct their coordinates in)";
+    if (!o.is_array() || static_cast<int>(o.size()) != D) fail("routing_order", "must be " + ohow);
+    std::vector<bool> seen(D, false);
+    for (const auto& e : o) {
+      if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= D || seen[e.get<int>()]) {
+        fail("routing_order", "must be " + ohow + ", got " + o.dump());
+      }
+      seen[e.get<int>()] = true;
+      c.md_order.push_back(e.get<int>());
+    }
+  } else {
+    for (int d = 0; d < D; ++d) c.md_order.push_back(d);
+  }
+  c.md_nics = get_int(root, "", "nics", 1, 4, 4);
+}
+
 }  // namespace
 
 SystemConfig parse_system_config(const std::string& json_text, const std::string& source,
@@ -252,31 +342,59 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
       const auto dot = key.find('.', start);
       const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
       if (part.empty()) throw ConfigError("override '" + o + "': empty key part");
+      // An array element by index, e.g. dimensions.0.lanes=2.
+      if (node->is_array()) {
+        const auto idx = parse_int(part);
+        if (!idx || *idx < 0 || *idx >= static_cast<long long>(node->size())) {
+          throw ConfigError("override '" + o + "': '" + part + "' is not an index of the array (0.." +
+                            std::to_string(static_cast<long long>(node->size()) - 1) + ")");
+        }
+        if (dot == std::string::npos) {
+          (*node)[static_cast<std::size_t>(*idx)] = value;
+          break;
+        }
+        node = &(*node)[static_cast<std::size_t>(*idx)];
+        if (!node->is_object() && !node->is_array()) {
+          throw ConfigError("override '" + o + "': '" + part + "' is not a section");
+        }
+        start = dot + 1;
+        continue;
+      }
       if (dot == std::string::npos) {
         (*node)[part] = value;
         break;
       }
       if (!node->contains(part)) (*node)[part] = json::object();
       node = &(*node)[part];
-      if (!node->is_object()) throw ConfigError("override '" + o + "': '" + part + "' is not a section");
+      if (!node->is_object() && !node->is_array()) {
+        throw ConfigError("override '" + o + "': '" + part + "' is not a section");
+      }
       start = dot + 1;
     }
   }
   check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "dragonfly", "switch",
-                        "router", "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment"});
+                        "router", "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment",
+                        "dimensions", "routing_order", "nics"});
   SystemConfig c;
   c.source = source;
   if (root.contains("name")) {
     if (!root.at("name").is_string()) fail("name", "must be a string");
     c.name = root.at("name").get<std::string>();
   }
-  const std::string topo = get_choice(root, "", "topology", {"hxmesh", "torus", "fattree", "dragonfly"}, "");
-  c.topology = topo == "hxmesh"    ? Topology::kHammingMesh
-               : topo == "torus"   ? Topology::kTorus
-               : topo == "fattree" ? Topology::kFatTree
-                                   : Topology::kDragonfly;
+  const std::string topo =
+      get_choice(root, "", "topology", {"hxmesh", "torus", "fattree", "dragonfly", "multidim"}, "");
+  c.topology = topo == "hxmesh"      ? Topology::kHammingMesh
+               : topo == "torus"     ? Topology::kTorus
+               : topo == "fattree"   ? Topology::kFatTree
+               : topo == "dragonfly" ? Topology::kDragonfly
+                                     : Topology::kMultidim;
   if (c.topology != Topology::kDragonfly && root.contains("dragonfly")) {
     fail("dragonfly", "is only used by topology dragonfly");
+  }
+  if (c.topology != Topology::kMultidim) {
+    for (const char* k : {"dimensions", "routing_order", "nics"}) {
+      if (root.contains(k)) fail(k, "is only used by topology multidim");
+    }
   }
 
   if (c.topology == Topology::kFatTree) {
@@ -286,6 +404,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     c.planes = get_int(root, "", "planes", 1, 4, 1);
   } else if (c.topology == Topology::kDragonfly) {
     parse_dragonfly(root, c);
+  } else if (c.topology == Topology::kMultidim) {
+    parse_multidim(root, c);
   } else {
     if (root.contains("planes")) {
       fail("planes", "is only used by topologies fattree and dragonfly (a HammingMesh or torus node has its four ports on one board router)");
@@ -335,6 +455,10 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                     : VcPolicy::kDynamic;
   c.adaptive = get_choice(rt, "router", "routing", {"deterministic", "adaptive"}, "deterministic") ==
                "adaptive";
+  if (c.adaptive && c.topology == Topology::kMultidim) {
+    fail("router.routing", "must be \"deterministic\" on topology multidim (routes are dimension-ordered; "
+                           "among a dimension's lanes the router always takes the least loaded)");
+  }
   {
     const int dflt = c.topology == Topology::kTorus ? kDefaultTorusAdaptiveMarginEighths
                                                     : kDefaultAdaptiveMarginEighths;
@@ -426,6 +550,32 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                            std::to_string(c.df_routers - 1) + " + " + std::to_string(c.df_globals) + " = " +
                            std::to_string(need) + " ports, more than radix " + std::to_string(c.radix));
     }
+  } else if (c.topology == Topology::kMultidim) {
+    int largest = 0;
+    for (const auto& v : switch_variants()) largest = std::max(largest, v.ports);
+    if (c.md_router_ports() > largest) {
+      std::string sum = std::to_string(c.md_nics) + " NICs";
+      for (const auto& d : c.md_dims) sum += " + " + std::to_string(d.ports()) + " (" + d.name + ")";
+      fail("dimensions", "an NPU's router needs " + sum + " = " + std::to_string(c.md_router_ports()) +
+                             " ports, more than the largest switch variant built (" + std::to_string(largest) +
+                             "): fewer lanes or NICs");
+    }
+    for (std::size_t k = 0; k < c.md_dims.size(); ++k) {
+      auto& d = c.md_dims[k];
+      d.cable = d.latency > c.board_latency;
+      if (d.depth == 0) d.depth = d.cable ? c.cable_depth : c.board_depth;
+      if (d.depth > slots) {
+        fail("dimensions[" + std::to_string(k) + "].buffer_depth",
+             "must be at most " + std::to_string(slots) + " (the buffer slots built), got " + std::to_string(d.depth));
+      }
+      if (d.kind == DimKind::kSwitch) {
+        try {
+          (void)tree_shape(d.size, c.radix, c.up_ports);
+        } catch (const std::invalid_argument& e) {
+          fail("dimensions[" + std::to_string(k) + "].size", e.what());
+        }
+      }
+    }
   } else if (c.topology != Topology::kTorus) {
     const int tree_ports = c.topology == Topology::kFatTree ? c.fat_tree_nodes
                                                             : 2 * std::max(c.grid_rows, c.grid_cols);
@@ -463,6 +613,19 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
                           {"terminals_per_router", c.df_terminals}, {"global_per_router", c.df_globals},
                           {"ugal_threshold", c.ugal_threshold}};
     canon["planes"] = c.planes;
+  } else if (c.topology == Topology::kMultidim) {
+    json dims = json::array();
+    for (const auto& d : c.md_dims) {
+      dims.push_back({{"name", d.name}, {"kind", dim_kind_name(d.kind)}, {"size", d.size},
+                      {"lanes", d.lanes}, {"latency", d.latency}, {"buffer_depth", d.depth}});
+    }
+    canon["dimensions"] = dims;
+    canon["routing_order"] = c.md_order;
+    canon["nics"] = c.md_nics;
+    if (!c.class_vcs.empty()) {
+      canon["router"].erase("vcs_per_class");
+      canon["router"]["class_vcs"] = c.class_vcs;
+    }
   } else {
     if (c.adaptive) canon["router"]["adaptive_margin"] = c.adaptive_margin_eighths / 8.0;
     if (!c.class_vcs.empty()) {

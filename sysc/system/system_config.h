@@ -12,8 +12,28 @@
 
 namespace hxemu::sysc {
 
-enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2, kDragonfly = 3 };
+enum class Topology : int { kHammingMesh = 0, kTorus = 1, kFatTree = 2, kDragonfly = 3, kMultidim = 4 };
 const char* topology_name(Topology t);
+
+// A network dimension of a multi-dimensional platform (topology "multidim", docs/multidim.md; Won
+// et al., LIBRA): `size` NPUs per group, joined as a bidirectional Ring, FullyConnected, or on a
+// Switch; `lanes` parallel links per neighbour (Ring, FC) or switch planes (Switch) carry its
+// bandwidth, `latency` cycles per link.
+enum class DimKind : int { kRing = 0, kFullyConnected = 1, kSwitch = 2 };
+const char* dim_kind_name(DimKind k);   // "ring", "fc", "switch"
+struct MdDimension {
+  std::string name;
+  DimKind kind = DimKind::kRing;
+  int size = 2;
+  int lanes = 1;
+  int latency = 1;
+  int depth = 8;        // buffer depth per VC of the inputs its links feed
+  bool cable = false;   // link class: cable when latency > links.board_latency, else board
+  // Router ports of one NPU in this dimension, and links leaving one NPU into it.
+  int ports() const {
+    return kind == DimKind::kRing ? 2 * lanes : kind == DimKind::kFullyConnected ? (size - 1) * lanes : lanes;
+  }
+};
 
 class ConfigError : public std::runtime_error {
  public:
@@ -38,6 +58,14 @@ struct SystemConfig {
   // inside the group; each router has `df_terminals` accelerators and `df_globals` global ports
   // (a power of two), one global link per pair of groups. nodes = groups x routers x terminals.
   int df_groups = 0, df_routers = 0, df_terminals = 0, df_globals = 0;
+  // Multidim (docs/multidim.md): dimensions innermost first (at most 4); node = sum of coordinate
+  // x stride, stride of dimension 0 = 1. Heads correct dimensions in md_order; an NPU has md_nics
+  // NICs (router ports 0 .. md_nics-1), then each dimension's ports in dimension order.
+  std::vector<MdDimension> md_dims;
+  std::vector<int> md_order;
+  int md_nics = 4;
+  int md_router_ports() const;        // NICs + every dimension's ports
+  int md_stride(int d) const;         // node-id stride of dimension d
   // UGAL-L (router.routing "adaptive"): a packet leaves its source router non-minimally when the
   // minimal port's occupancy exceeds twice the candidate's plus this many flits. Default: half a
   // class's buffering at a cable input, vcs_per_class x cable_depth / 2 (docs/adaptive-routing.md).

@@ -48,6 +48,7 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
   auto base_setup = [&spec]() {
     SwitchSetup s;
     s.kind = spec.kind;
+    s.md_dim = spec.md_dim;
     s.up_hash = spec.up_hash;
     s.grid_rows = spec.grid_rows;
     s.grid_cols = spec.grid_cols;

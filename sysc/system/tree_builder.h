@@ -20,6 +20,7 @@ struct TreeSpec {
   int up_ports = -1;         // up ports per leaf; -1: radix / 2 (non-blocking)
   bool up_hash = false;      // deterministic up-port choice by destination hash
   int grid_rows = 1, grid_cols = 1, board_rows = 1, board_cols = 1;
+  int md_dim = 0;            // kMultidimSwitch: the dimension the tree's group spans
   VcPlan vc = make_vc_plan(2, 1, 2, VcPolicy::kDynamic);
   int flit_bits = 256;
   int internal_latency = 1;  // leaf <-> spine links

@@ -128,6 +128,26 @@ TEST(Compare, AlltoallOverTwoConfigurations) {
   for (const auto& n : names) EXPECT_NE(svg.find(">" + n + "</text>"), std::string::npos) << n;
 }
 
+// A multidim platform is a configuration like any other: the ring x ring platform beside the torus
+// it equals, the hierarchical allreduce (on the torus: columns, then rows), data checked.
+TEST(Compare, MultidimBesideTheTorus) {
+  TempDir d;
+  const RunResult r = run_hxemu({"compare", "--configs", config("md-ring8-ring8") + "," + config("torus-64-cabled"),
+                                 "--experiment", "allreduce:16K", "--algo", "hierarchical", "--json",
+                                 d.file("c.json"), "--quiet"},
+                                {}, 300);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(slurp(d.file("c.json")));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["config"], "md-ring8-ring8");
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["ok"], true);
+    EXPECT_EQ(row["wrong"], 0);
+    EXPECT_EQ(row["accelerators"], 64);
+  }
+  EXPECT_NE(r.out.find("multidim ring8x1 ring8x1"), std::string::npos) << r.out;
+}
+
 TEST(Compare, TrafficSaturationOverTwoConfigurations) {
   TempDir d;
   const RunResult r = run_hxemu({"compare", "--configs", config("hx2mesh-16") + "," + fattree16(d), "--experiment",

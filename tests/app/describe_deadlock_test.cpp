@@ -52,6 +52,37 @@ TEST(DescribeDeadlock, ShippedDragonfliesAreAcyclicInBothRoutingModes) {
   EXPECT_NE(r.out.find("248 channels, 336 dependencies: acyclic"), std::string::npos) << r.out;
 }
 
+// The multidim platforms: acyclic, and the description gives every dimension's links, lanes and
+// bandwidth per NPU (JSON: multidim.dimensions).
+TEST(DescribeDeadlock, MultidimPlatformsAreAcyclicAndDescribedPerDimension) {
+  for (const char* name : {"md-ring4-fc4-sw4", "md-ring4-fc4-ring4-sw2", "md-ring8-ring8"}) {
+    TempDir dir;
+    const std::string json_path = dir.file("d.json");
+    const RunResult r = run_hxemu({"describe", "--config", config(name), "--check-deadlock", "--json", json_path});
+    ASSERT_EQ(r.status, 0) << name << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("dependencies: acyclic"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("multi-dimensional: "), std::string::npos) << r.out;
+    std::ifstream in(json_path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const auto j = nlohmann::json::parse(ss.str());
+    ASSERT_TRUE(j.contains("multidim")) << j.dump(2);
+    for (const auto& d : j.at("multidim").at("dimensions")) {
+      EXPECT_GT(d.at("links").get<int>(), 0);
+      EXPECT_GT(d.at("gbps_per_npu").get<double>(), 0.0);
+    }
+  }
+  // md-ring4-fc4-sw4: package ring (2 links out per NPU, 64 links), node FC (3, 96), pod switch
+  // (2 planes: 2 uplinks per NPU, 128 links, 32 switches); 400 Gb/s per link at 256 bits x 1.5625 GHz.
+  const RunResult r = run_hxemu({"describe", "--config", config("md-ring4-fc4-sw4")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("ring of 4, 1 lane each way: 2 links out per NPU = 800 Gb/s; 64 links"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fully connected 4, 1 lane per peer: 3 links out per NPU = 1200 Gb/s; 96 links"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("switch of 4, 2 planes (32 switches): 2 links out per NPU = 800 Gb/s; 128 links"),
+            std::string::npos) << r.out;
+}
+
 TEST(DescribeDeadlock, NotAskedNotReported) {
   const RunResult r = run_hxemu({"describe", "--config", config("mesh-8x8")});
   ASSERT_EQ(r.status, 0) << r.err;

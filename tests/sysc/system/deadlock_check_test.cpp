@@ -62,7 +62,8 @@ INSTANTIATE_TEST_SUITE_P(Configs, DeadlockShipped,
                                            "hx2mesh-1024", "hx4mesh-1024", "torus-64",
                                            "fattree-64", "fattree-64-4plane", "mesh-8x8", "hyperx-64",
                                            "fattree-64-taper50", "fattree-64-taper75", "dragonfly-64",
-                                           "dragonfly-1024"),
+                                           "dragonfly-1024", "md-ring4-fc4-sw4", "md-ring4-fc4-ring4-sw2",
+                                           "md-ring8-ring8", "torus-64-cabled"),
                          test_name);
 
 // The memoised per-destination construction against brute force: every ordered pair traced hop by
@@ -114,7 +115,8 @@ TEST_P(DeadlockBruteForce, GraphEqualsTheUnionOfAllTracedRoutes) {
 INSTANTIATE_TEST_SUITE_P(Configs, DeadlockBruteForce,
                          ::testing::Values("hx2mesh-16", "hx2mesh-64", "hx4mesh-64", "torus-64",
                                            "fattree-64", "mesh-8x8", "hyperx-64", "fattree-64-taper50",
-                                           "fattree-64-taper75", "dragonfly-64"),
+                                           "fattree-64-taper75", "dragonfly-64", "md-ring4-fc4-sw4",
+                                           "md-ring8-ring8"),
                          test_name);
 
 // k x k mesh, XY routing, one class: every directed link is used (224 for k = 8). Dependencies at a
