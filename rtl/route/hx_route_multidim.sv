@@ -66,6 +66,9 @@ module hx_route_multidim #(
   logic [PW:0]   cand_wide;
   logic [3:0]    best_score, score;
   logic [V-1:0]  want;
+  logic [7:0]    nics;        // NIC ports: 0 .. nics-1 (dimension 0's ports start right after)
+
+  assign nics = base_i[7:0];
 
   always_comb begin
     found = 1'b0;
@@ -89,9 +92,9 @@ module hx_route_multidim #(
     score = '0;
     cand = '0;
     cand_wide = '0;
-    // Home: the NIC of the head's rail; NICs are ports 0 .. base_i[7:0]-1 (dimension 0 starts right
-    // after them), and a rail the NPU does not have (synthetic traffic) takes the first.
-    port_o = (8'(rail_i) < base_i[7:0]) ? PW'(rail_i) : '0;
+    // Home: the NIC of the head's rail; a rail the NPU does not have (synthetic traffic) takes the
+    // first.
+    port_o = (8'(rail_i) < nics) ? PW'(rail_i) : '0;
     class_o = '0;
     if (enable_i && head_i) begin
       for (int k = 0; k < 4; k++) begin

@@ -1,6 +1,7 @@
-// Hierarchical collectives over a communicator's network dimensions (Communicator::dims; LIBRA's
-// model, docs/multidim.md): reduce-scatter along dimension 0, then 1, ..., each on the data the
-// previous one left (a 1/n_d share), and allgather back in the reverse order.
+// Hierarchical collectives over a communicator's network dimensions (Communicator::dims, or its
+// grid's columns then rows; LIBRA's model, docs/multidim.md): reduce-scatter along dimension 0,
+// then 1, ..., each on the data the previous one left (a 1/n_d share), and allgather back in the
+// reverse order.
 //
 // The buffer's N blocks (rank r's reduce-scatter result is block r) are split into `stripes`
 // sub-blocks each; stripe s is a whole hierarchical collective over the s-th sub-block of every
@@ -30,8 +31,9 @@ void allreduce_hierarchical(ScheduleBuilder& b, const Communicator& c, const Bui
 void reduce_scatter_hierarchical(ScheduleBuilder& b, const Communicator& c, const BuildOptions& opt);
 void allgather_hierarchical(ScheduleBuilder& b, const Communicator& c, const BuildOptions& opt);
 
-// Stripes a hierarchical collective of `count` elements over `ranks` ranks uses: up to 8, and
-// sub-blocks of at least 256 elements (1 KiB) where the blocks allow.
+// Stripes a hierarchical collective of `count` elements over `ranks` ranks uses by default: up to
+// 8, and sub-blocks of at least 256 elements (1 KiB) where the blocks allow. A chunk size
+// (BuildOptions::chunk_bytes, --chunk) sets the sub-block size instead (up to 64 stripes).
 int hierarchical_stripes(std::uint64_t count, int ranks);
 // The scratch banks a hierarchical collective over `dims` needs (a ring stage one, a direct
 // stage n-1), and the size each must have for `count` elements over `ranks` ranks.

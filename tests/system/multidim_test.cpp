@@ -177,9 +177,13 @@ TEST(MultidimRoutes, RingByRingEqualsTheTorus) {
       ASSERT_TRUE(a.ok && b.ok);
       ASSERT_EQ(a.links, b.links) << src << " -> " << dst;
       ASSERT_EQ(a.latency, b.latency) << src << " -> " << dst;
-      // Hop by hop the same classes (dateline per ring, restarting at the dimension change).
+      // Hop by hop the same classes on the network links (dateline per ring, restarting at the
+      // dimension change); the ejection hop's class is the NIC's business (the torus keeps the
+      // packet's, the multidim router asks for class 0).
       ASSERT_EQ(a.hops.size(), b.hops.size());
-      for (std::size_t h = 0; h < a.hops.size(); ++h) ASSERT_EQ(a.hops[h].out_class, b.hops[h].out_class);
+      for (std::size_t h = 0; h + 1 < a.hops.size(); ++h) {
+        ASSERT_EQ(a.hops[h].out_class, b.hops[h].out_class) << src << " -> " << dst << " hop " << h;
+      }
     }
   }
 }
