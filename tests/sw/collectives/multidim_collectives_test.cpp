@@ -60,6 +60,26 @@ TEST(MultidimCollectives, Ring4Fc4Ring4Sw2Alltoall) {
   check_data("md-ring4-fc4-ring4-sw2", sw::CollectiveOp::kAlltoall, "all-at-once");
 }
 
+// A Switch dimension on two-level trees (32 NPUs per group, radix 16): hierarchical allreduce and
+// reduce-scatter check their data.
+TEST(MultidimCollectives, SwitchDimensionOnTwoLevelTrees) {
+  const auto cfg = sysc::parse_system_config(
+      R"({"name": "ring2-sw32", "topology": "multidim", "switch": {"radix": 16}, "dimensions": [
+          {"name": "ring", "kind": "ring", "size": 2}, {"name": "pod", "kind": "switch", "size": 32, "latency": 10}]})",
+      "test");
+  sw::SessionConfig sc;
+  sc.max_bytes = 64 * 1024;
+  sw::CollectiveSession s(cfg, sc);
+  for (auto op : {sw::CollectiveOp::kAllreduce, sw::CollectiveOp::kReduceScatter}) {
+    for (std::uint64_t count : {std::uint64_t{63}, std::uint64_t{12289}}) {
+      const auto r = s.run(op, "hierarchical", count * 4);
+      EXPECT_TRUE(r.ok) << sw::op_name(op) << " " << count << ": " << (r.errors.empty() ? "" : r.errors[0]);
+      EXPECT_EQ(r.wrong, 0u);
+      EXPECT_GT(r.checked, 0u);
+    }
+  }
+}
+
 // The ring x ring platform is the cabled 8x8 torus built another way (every link a 10-cycle cable,
 // X first, ties +, dateline per ring): the torus2d allreduce takes the same cycles on both (2,468
 // for 64 KiB when measured) and leaves the same result buffers.
