@@ -86,50 +86,52 @@ std::string CollectiveTable::csv() const {
   return s;
 }
 
+namespace {
+
+// One series per algorithm, in first-seen order, of value(row) against the size.
+template <class Value>
+std::vector<tb::Series> series_by_algo(const std::vector<sw::CollectiveResult>& rows, const std::string& prefix,
+                                       Value value) {
+  std::map<std::string, tb::Series> by_algo;
+  std::vector<std::string> order;
+  for (const auto& r : rows) {
+    if (!by_algo.count(r.algo)) {
+      order.push_back(r.algo);
+      by_algo[r.algo].label = prefix + r.algo;
+    }
+    by_algo[r.algo].x.push_back(static_cast<double>(r.bytes));
+    by_algo[r.algo].y.push_back(value(r));
+  }
+  std::vector<tb::Series> out;
+  for (const auto& a : order) out.push_back(by_algo[a]);
+  return out;
+}
+
+}  // namespace
+
 std::string CollectiveTable::svg() const {
+  tb::LineChart c;
+  c.x_label = "message size (bytes per node)";
+  c.log_x = true;
   if (!rows_.empty() && rows_.front().has_libra) {
     // Multidim: time against size, emulated per algorithm beside LIBRA's estimate.
-    tb::LineChart c;
     c.title = fmt::format("{}: {} time, emulated vs LIBRA's estimate", cfg_.name, op_);
-    c.x_label = "message size (bytes per node)";
     c.y_label = "time (cycles)";
-    c.log_x = true;
-    std::map<std::string, tb::Series> by_algo;
-    std::vector<std::string> order;
+    c.series = series_by_algo(rows_, "emulated, ",
+                              [](const sw::CollectiveResult& r) { return static_cast<double>(r.cycles); });
     tb::Series est;
     est.label = "LIBRA estimate";
     for (const auto& r : rows_) {
-      if (!by_algo.count(r.algo)) {
-        order.push_back(r.algo);
-        by_algo[r.algo].label = "emulated, " + r.algo;
-      }
-      by_algo[r.algo].x.push_back(static_cast<double>(r.bytes));
-      by_algo[r.algo].y.push_back(static_cast<double>(r.cycles));
-      if (std::find(est.x.begin(), est.x.end(), static_cast<double>(r.bytes)) == est.x.end()) {
-        est.x.push_back(static_cast<double>(r.bytes));
-        est.y.push_back(r.libra_cycles);
-      }
+      if (std::find(est.x.begin(), est.x.end(), static_cast<double>(r.bytes)) != est.x.end()) continue;
+      est.x.push_back(static_cast<double>(r.bytes));
+      est.y.push_back(r.libra_cycles);
     }
-    for (const auto& a : order) c.series.push_back(by_algo[a]);
     c.series.push_back(est);
     return tb::render_line_chart(c);
   }
-  tb::LineChart c;
   c.title = fmt::format("{}: {} bus bandwidth", cfg_.name, op_);
-  c.x_label = "message size (bytes per node)";
   c.y_label = "busbw (GB/s)";
-  c.log_x = true;
-  std::map<std::string, tb::Series> by_algo;
-  std::vector<std::string> order;
-  for (const auto& r : rows_) {
-    if (!by_algo.count(r.algo)) {
-      order.push_back(r.algo);
-      by_algo[r.algo].label = r.algo;
-    }
-    by_algo[r.algo].x.push_back(static_cast<double>(r.bytes));
-    by_algo[r.algo].y.push_back(r.busbw);
-  }
-  for (const auto& a : order) c.series.push_back(by_algo[a]);
+  c.series = series_by_algo(rows_, "", [](const sw::CollectiveResult& r) { return r.busbw; });
   if (!rows_.empty()) c.h_lines.push_back({rows_.front().injection, "injection bandwidth (all ports)"});
   return tb::render_line_chart(c);
 }

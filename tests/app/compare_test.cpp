@@ -18,13 +18,6 @@
 namespace hxemu::test {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // 16 endpoints on radix-8 switches: 4 leaves (4 down, 4 up) and 4 spines.
 std::string fattree16(const TempDir& d) {
   return d.write("fattree-16.json", R"({"name": "fattree-16", "topology": "fattree", "nodes": 16,

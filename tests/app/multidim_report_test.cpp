@@ -15,13 +15,6 @@
 namespace hxemu::test {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 TEST(MultidimReport, LibraEstimateInEveryOutput) {
   TempDir d;
   const RunResult r = run_hxemu({"collective", "--config", config("md-ring8-ring8"), "--op", "allreduce", "--algo",

@@ -17,7 +17,7 @@
 
 namespace hxemu::test {
 
-namespace {
+std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name + ".json"; }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -25,10 +25,6 @@ std::string slurp(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-}  // namespace
-
-std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name + ".json"; }
 
 bool exists(const std::string& path) {
   struct stat st {};

@@ -21,6 +21,9 @@ RunResult run_hxemu(const std::vector<std::string>& args, const std::vector<std:
 // configs/<name>.json
 std::string config(const std::string& name);
 
+// The whole content of a file ("" when it cannot be read).
+std::string slurp(const std::string& path);
+
 // A fresh empty folder under the system's temporary folder, removed with its contents when the
 // object goes out of scope.
 class TempDir {
