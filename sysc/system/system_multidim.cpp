@@ -141,16 +141,11 @@ void System::build_multidim(TerminalFactory& terminals) {
         }
       } else {
         for (int l = 0; l < L; ++l) {
-          TreeSpec spec;
-          spec.name = dim.name + ".g" + std::to_string(group) + (L > 1 ? ".l" + std::to_string(l) : "");
-          spec.kind = TreeKind::kMultidimSwitch;
+          // The system's tree settings (radix, taper, up-port policy, VCs), with the dimension's
+          // latency and buffers.
+          TreeSpec spec = tree_spec(dim.name + ".g" + std::to_string(group) + (L > 1 ? ".l" + std::to_string(l) : ""),
+                                    TreeKind::kMultidimSwitch, dim.size);
           spec.md_dim = d;
-          spec.tree_ports = dim.size;
-          spec.radix = cfg_.radix;
-          spec.up_ports = cfg_.up_ports;
-          spec.up_hash = cfg_.up_hash;
-          spec.vc = vc_;
-          spec.flit_bits = cfg_.flit_bits;
           spec.internal_latency = dim.latency;
           spec.depth = dim.depth;
           spec.edge_depth = dim.depth;
