@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sysc/system/network_cost.h"
 #include "tb/build_info.h"
 
 namespace hxemu::tb {
@@ -152,7 +153,9 @@ nlohmann::json reproducibility_stamp(const sysc::SystemConfig& cfg, std::uint64_
           {"seed", seed},
           {"command", command_line},
           {"source_revision", kSourceRevision},
-          {"tool_versions", tool_versions()}};
+          {"tool_versions", tool_versions()},
+          // What the network costs at the configuration's prices (docs/cost.md).
+          {"cost", sysc::network_cost(cfg).json()}};
 }
 
 }  // namespace hxemu::tb

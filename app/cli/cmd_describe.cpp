@@ -1,5 +1,6 @@
 // hxemu describe --config F [--json FILE] [--check-deadlock]: the system a configuration builds,
-// the memory the process holds once it is built (with one synthetic-traffic endpoint per
+// its cost (sysc/system/network_cost.h: a "cost" section in the text and the JSON, and in the
+// stamp), the memory the process holds once it is built (with one synthetic-traffic endpoint per
 // accelerator) and, when asked, whether its channel-dependency graph is acyclic (exit status 1 when
 // it is not).
 #include <fmt/core.h>

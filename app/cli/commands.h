@@ -30,6 +30,7 @@ void add_jobs(CLI::App& app, Action& action);
 void add_serve(CLI::App& app, Action& action);
 void add_client(CLI::App& app, Action& action);
 void add_compare(CLI::App& app, Action& action);
+void add_train(CLI::App& app, Action& action);
 
 // --config FILE (required) and --set key=value (repeatable) overrides of its fields.
 inline void add_config_options(CLI::App* sub, std::string& config, std::vector<std::string>& sets) {

@@ -81,6 +81,7 @@ int sc_main(int argc, char** argv) {
   add_collective(app, action);
   add_compare(app, action);
   add_jobs(app, action);
+  add_train(app, action);
   add_serve(app, action);
   add_client(app, action);
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sysc/system/network_cost.h"
 #include "sysc/system/route_model.h"
 
 namespace hxemu::tb {
@@ -54,6 +55,9 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
   j["bandwidth"] = {{"flit_bits", c.flit_bits}, {"clock_ghz", c.clock_ghz},
                     {"link_gbps", c.link_gbps()}, {"network_ports_per_node", ports},
                     {"injection_gbps", c.link_gbps() * ports}};
+  // The network's cost, from the configuration (docs/cost.md).
+  const sysc::NetworkCost cost = sysc::network_cost(c);
+  j["cost"] = cost.json();
 
   // Route lengths over all ordered pairs (a sample on very large systems: 256 sources, and past
   // 4,096 nodes 4,096 destinations each, at most ~1M traced pairs).
@@ -233,6 +237,7 @@ SystemDescription describe_system(const sysc::System& sys, const ProcessMemory* 
                    "mean {:.1f}, max {} cycles\n",
                    pairs, stride > 1 ? " (sampled)" : "", mean_links, diameter, mean_latency,
                    max_latency);
+  t += cost.text();
   if (memory) {
     t += fmt::format("  memory          {} resident after building the system (peak {}) = {} bytes "
                      "per accelerator ({} terminal{} each)\n",

@@ -65,7 +65,7 @@ std::vector<Communicator> make_groups(const sysc::System& sys, const std::string
     if (cfg.topology == sysc::Topology::kMultidim) {
       const auto& md = cfg.md_dims;
       const std::size_t from = spec == "cols" ? 1 : 0, to = spec == "rows" ? 1 : md.size();
-      for (std::size_t d = from; d < to; ++d) c.dims.push_back({md[d].size, md[d].kind});
+      for (std::size_t d = from; d < to; ++d) c.dims.push_back({md[d].size, md[d].kind, static_cast<int>(d)});
     } else {
       if (c.cols > 1) c.dims.push_back({c.cols, sysc::DimKind::kRing});
       if (c.rows > 1) c.dims.push_back({c.rows, sysc::DimKind::kRing});

@@ -24,6 +24,7 @@ struct Communicator {
   struct Dim {
     int size = 1;
     sysc::DimKind kind = sysc::DimKind::kRing;
+    int platform_dim = -1;   // a multidim platform's dimension it lies in (-1: a grid's rows/columns)
   };
   std::vector<Dim> dims;
   int size() const { return static_cast<int>(nodes.size()); }

@@ -37,4 +37,15 @@ struct LibraEstimate {
 // model has no load for (broadcast, sendrecv).
 LibraEstimate libra_estimate(const sysc::SystemConfig& cfg, CollectiveOp op, std::uint64_t bytes);
 
+// The same model over a communicator that spans part of the platform: per dimension it takes
+// part in (innermost first), the members it has there (`size`, at most the dimension's) and the
+// dimension's index on the platform, whose per-NPU bandwidth it uses (LIBRA's communicator files
+// give such shapes: [4, 4, -1, -1] is 4 members on dimensions 0 and 1 each).
+struct CommDim {
+  int size = 1;
+  int platform_dim = 0;
+};
+LibraEstimate libra_estimate(const sysc::SystemConfig& cfg, CollectiveOp op, std::uint64_t bytes,
+                             const std::vector<CommDim>& dims);
+
 }  // namespace hxemu::sw

@@ -104,10 +104,11 @@ CollectiveSession::CollectiveSession(const sysc::SystemConfig& cfg, const Sessio
 
 CollectiveSession::~CollectiveSession() = default;
 
-BufferLayout CollectiveSession::layout_for(const std::string& algo, std::uint64_t bytes) const {
+BufferLayout CollectiveSession::layout_for(const std::vector<Communicator>& comms, const std::string& algo,
+                                          std::uint64_t bytes) const {
   if (cfg_.topology != sysc::Topology::kMultidim || algo != "hierarchical") return BufferLayout::for_bytes(bytes);
   int banks = 2, ranks = 1;
-  for (const auto& c : comms_) {
+  for (const auto& c : comms) {
     banks = std::max(banks, hierarchical_banks(c.dims));
     ranks = std::max(ranks, c.size());
   }
@@ -116,6 +117,11 @@ BufferLayout CollectiveSession::layout_for(const std::string& algo, std::uint64_
 
 CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
                                         BuildOptions opt) {
+  return run_on(comms_, op, algo, bytes, opt);
+}
+
+CollectiveResult CollectiveSession::run_on(const std::vector<Communicator>& comms, CollectiveOp op,
+                                           const std::string& algo, std::uint64_t bytes, BuildOptions opt) {
   const auto wall0 = std::chrono::steady_clock::now();
   CollectiveResult res;
   res.op = op_name(op);
@@ -125,14 +131,14 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   if (bytes % 4 != 0 || bytes == 0) throw std::invalid_argument("collective size must be a positive multiple of 4 bytes, got " + std::to_string(bytes));
   if (bytes > s_.max_bytes) throw std::invalid_argument("collective size " + std::to_string(bytes) + " exceeds the session's largest size " + std::to_string(s_.max_bytes));
   res.count = bytes / 4;
-  res.ranks = comms_.front().size();
-  res.communicators = static_cast<int>(comms_.size());
+  res.ranks = comms.front().size();
+  res.communicators = static_cast<int>(comms.size());
   opt.count = res.count;
   opt.rails = rails_;
 
-  const BufferLayout layout = layout_for(res.algo, bytes);
+  const BufferLayout layout = layout_for(comms, res.algo, bytes);
   ScheduleBuilder b(sys_->nodes(), layout);
-  build_collective(b, op, algo, comms_, opt);
+  build_collective(b, op, algo, comms, opt);
 
   DataSpec d;
   d.op = op;
@@ -140,7 +146,7 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   d.count = res.count;
   d.seed = s_.seed ^ (bytes * 0x9E3779B97F4A7C15ull);
   d.root = opt.root;
-  for (const auto& c : comms_) {
+  for (const auto& c : comms) {
     for (int r = 0; r < c.size(); ++r) {
       if (sys_->owns_node(c.nodes[r])) write_inputs(nics_->memory(c.nodes[r]), layout, d, c, r);
     }
@@ -210,7 +216,7 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   if (sys_->any_error()) res.errors.push_back("a block flagged a credit-protocol error");
 
   CheckResult check;
-  for (const auto& c : comms_) {
+  for (const auto& c : comms) {
     for (int r = 0; r < c.size(); ++r) {
       if (sys_->owns_node(c.nodes[r])) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
     }
@@ -245,7 +251,7 @@ CollectiveResult CollectiveSession::run(CollectiveOp op, const std::string& algo
   res.injection = rails_ * cfg_.link_gbps() / 8.0;
   res.injection_fraction = res.busbw / res.injection;
   if (cfg_.topology == sysc::Topology::kMultidim && op != CollectiveOp::kBroadcast && op != CollectiveOp::kSendRecv &&
-      comms_.size() == 1 && res.ranks == sys_->nodes()) {
+      comms.size() == 1 && res.ranks == sys_->nodes()) {
     // LIBRA's estimate beside the emulation (one communicator over the whole platform, as LIBRA models).
     const LibraEstimate e = libra_estimate(cfg_, op, bytes);
     res.has_libra = true;

@@ -119,6 +119,10 @@ class CollectiveSession {
   // bytes: the per-node buffer (a multiple of 4); opt.count is derived from it.
   CollectiveResult run(CollectiveOp op, const std::string& algo, std::uint64_t bytes,
                        BuildOptions opt = {});
+  // The same on communicators chosen by the caller (a training step's tensor or data-parallel
+  // groups) instead of the session's group; they must be disjoint.
+  CollectiveResult run_on(const std::vector<Communicator>& comms, CollectiveOp op, const std::string& algo,
+                          std::uint64_t bytes, BuildOptions opt = {});
 
   // Lower level, for schedules built elsewhere (training jobs): loads every node's program from
   // `b`, runs until all finished (or stalled), and returns the cycle each node finished, relative
@@ -146,7 +150,8 @@ class CollectiveSession {
   std::uint64_t progress_next_ = 0;   // see SessionConfig::progress
   // The host-memory layout of a collective of `bytes` with algorithm `algo`: the hierarchical
   // algorithms on a multidim platform take a scratch bank per reduction stage.
-  BufferLayout layout_for(const std::string& algo, std::uint64_t bytes) const;
+  BufferLayout layout_for(const std::vector<Communicator>& comms, const std::string& algo,
+                          std::uint64_t bytes) const;
 };
 
 }  // namespace hxemu::sw

@@ -276,7 +276,7 @@ void parse_multidim(const json& root, SystemConfig& c) {
   for (std::size_t k = 0; k < dims.size(); ++k) {
     const std::string where = "dimensions[" + std::to_string(k) + "]";
     const json& d = dims[k];
-    check_keys(d, where, {"name", "kind", "size", "lanes", "latency", "buffer_depth"});
+    check_keys(d, where, {"name", "kind", "size", "lanes", "latency", "buffer_depth", "cost_class"});
     MdDimension m;
     m.name = "dim" + std::to_string(k);
     if (d.contains("name")) {
@@ -291,6 +291,14 @@ void parse_multidim(const json& root, SystemConfig& c) {
     m.lanes = get_int(d, where, "lanes", 1, 15, 1);
     m.latency = get_int(d, where, "latency", 0, 1000, 1);
     m.depth = get_int(d, where, "buffer_depth", 1, 255, 0);   // 0: from the link class, below
+    // LIBRA's cost class (docs/cost.md); the chiplet class has no switch price.
+    const std::string dflt = default_cost_class(static_cast<int>(k), static_cast<int>(dims.size()));
+    m.cost_class = get_choice(d, where, "cost_class", {"chiplet", "package", "node", "pod"}, dflt);
+    if (m.kind == DimKind::kSwitch && m.cost_class == "chiplet") {
+      fail(where + ".cost_class", std::string("a switch dimension needs a cost class with a switch price: one of "
+                                              "package, node, pod; got \"chiplet\"") +
+                                      (d.contains("cost_class") ? "" : " (the default for this position: set it)"));
+    }
     n *= m.size;
     if (n > 65535) fail("dimensions", "the product of the sizes is more than 65535 NPUs");
     c.md_dims.push_back(m);
@@ -314,6 +322,46 @@ void parse_multidim(const json& root, SystemConfig& c) {
     for (int d = 0; d < D; ++d) c.md_order.push_back(d);
   }
   c.md_nics = get_int(root, "", "nics", 1, 4, 4);
+}
+
+// The optional "prices" object (docs/cost.md): any unit price of sysc/system/price_table.h, each a
+// number >= 0; what it leaves out keeps its default.
+void parse_prices(const json& root, PriceTable& p) {
+  const json& pr = section(root, "prices");
+  check_keys(pr, "prices", {"switch_chassis", "switch_port", "pcb_link", "copper_cable", "optical_cable", "nic",
+                            "libra"});
+  constexpr double kMax = 1e9;
+  auto price = [&](const json& obj, const std::string& where, const std::string& key, double& into) {
+    into = get_double(obj, where, key, 0.0, kMax, into);
+  };
+  price(pr, "prices", "switch_chassis", p.switch_chassis);
+  price(pr, "prices", "pcb_link", p.pcb_link);
+  price(pr, "prices", "copper_cable", p.copper_cable);
+  price(pr, "prices", "optical_cable", p.optical_cable);
+  price(pr, "prices", "nic", p.nic);
+  const json& port = section(pr, "switch_port");
+  std::set<std::string> radices;
+  for (const auto& kv : p.switch_port) radices.insert(std::to_string(kv.first));
+  check_keys(port, "prices.switch_port", radices);
+  for (auto& [radix, usd] : p.switch_port) price(port, "prices.switch_port", std::to_string(radix), usd);
+  const json& libra = section(pr, "libra");
+  check_keys(libra, "prices.libra", {"chiplet", "package", "node", "pod"});
+  const json& chiplet = section(libra, "chiplet");
+  const json& package = section(libra, "package");
+  const json& node = section(libra, "node");
+  const json& pod = section(libra, "pod");
+  check_keys(chiplet, "prices.libra.chiplet", {"link"});
+  check_keys(package, "prices.libra.package", {"link", "switch"});
+  check_keys(node, "prices.libra.node", {"link", "switch"});
+  check_keys(pod, "prices.libra.pod", {"link", "switch", "nic"});
+  price(chiplet, "prices.libra.chiplet", "link", p.chiplet_link);
+  price(package, "prices.libra.package", "link", p.package_link);
+  price(package, "prices.libra.package", "switch", p.package_switch);
+  price(node, "prices.libra.node", "link", p.node_link);
+  price(node, "prices.libra.node", "switch", p.node_switch);
+  price(pod, "prices.libra.pod", "link", p.pod_link);
+  price(pod, "prices.libra.pod", "switch", p.pod_switch);
+  price(pod, "prices.libra.pod", "nic", p.pod_nic);
 }
 
 }  // namespace
@@ -374,7 +422,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   }
   check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "dragonfly", "switch",
                         "router", "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment",
-                        "dimensions", "routing_order", "nics"});
+                        "dimensions", "routing_order", "nics", "prices"});
   SystemConfig c;
   c.source = source;
   if (root.contains("name")) {
@@ -525,6 +573,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   }
   c.max_packet_flits = get_int(root, "", "max_packet_flits", 2, 64, 16);
   c.clock_ghz = get_double(root, "", "clock_ghz", 0.001, 100.0, 1.5625);
+  parse_prices(root, c.prices);
 
   // The variant fit needs flit_bits, parsed after the router section.
   if (!c.class_vcs.empty() && c.model_vcs() == 0) {
@@ -617,7 +666,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     json dims = json::array();
     for (const auto& d : c.md_dims) {
       dims.push_back({{"name", d.name}, {"kind", dim_kind_name(d.kind)}, {"size", d.size},
-                      {"lanes", d.lanes}, {"latency", d.latency}, {"buffer_depth", d.depth}});
+                      {"lanes", d.lanes}, {"latency", d.latency}, {"buffer_depth", d.depth},
+                      {"cost_class", d.cost_class}});
     }
     canon["dimensions"] = dims;
     canon["routing_order"] = c.md_order;
@@ -635,6 +685,9 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     canon["board"] = {{"rows", c.board_rows}, {"cols", c.board_cols}};
     canon["grid"] = {{"rows", c.grid_rows}, {"cols", c.grid_cols}};
   }
+  // Prices only when the configuration (or an override) set some: every report's stamp carries the
+  // whole table with the cost (tb/report_io.cpp).
+  if (root.contains("prices")) canon["prices"] = root.at("prices");
   c.json = canon.dump();
   return c;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sysc/blocks/board_router.h"
+#include "sysc/system/price_table.h"
 #include "sysc/system/vc_plan.h"
 
 namespace hxemu::sysc {
@@ -29,6 +30,9 @@ struct MdDimension {
   int latency = 1;
   int depth = 8;        // buffer depth per VC of the inputs its links feed
   bool cable = false;   // link class: cable when latency > links.board_latency, else board
+  // LIBRA cost class (docs/cost.md): "chiplet", "package", "node" or "pod"; by default by position
+  // from the outermost dimension (pod, node, package, chiplet).
+  std::string cost_class;
   // Router ports of one NPU in this dimension, and links leaving one NPU into it.
   int ports() const {
     return kind == DimKind::kRing ? 2 * lanes : kind == DimKind::kFullyConnected ? (size - 1) * lanes : lanes;
@@ -100,6 +104,8 @@ struct SystemConfig {
   // Test only, never read from a file: put every packet in one VC class (no escalation at trees,
   // no dateline), which breaks deadlock freedom -- to check that the watchdog catches a deadlock.
   bool test_unsafe_single_class = false;
+  // Unit prices of the network's cost (sysc/system/network_cost.h): the defaults, or "prices".
+  PriceTable prices;
 
   int nodes() const;
   int classes() const;                // VC classes the topology needs
