@@ -2,7 +2,8 @@
 #   make run    install missing packages, build, run the main job on the built-in configuration
 #   make test   install missing packages, build, run every test through CTest
 #   make lint   Verilator -Wall, Icarus and Yosys over every RTL top
-#   make synth  Yosys cell counts of the RTL tops
+#   make synth  Yosys cells and flip-flops of the router, switch and NIC at a configuration's design
+#               point, and the system's total (CONFIG=configs/X.json; build/hxemu area, docs/area.md)
 #   make bench  emulation speed of build/hxemu (cycles/s, router-cycles/s, memory; BASELINE=other hxemu)
 #   make asan-test  the remote host interface's tests under AddressSanitizer, in build-asan
 
@@ -38,8 +39,13 @@ run: build
 lint: deps deps-synth
 	scripts/lint.sh
 
-synth: deps deps-synth
-	scripts/synth.sh
+# CONFIG: the configuration `make synth` reports the blocks of; SYNTH_ARGS: more `hxemu area`
+# options (--rails 1, --refresh, --timeout S). Only hxemu is built, not the tests.
+CONFIG ?= configs/hx2mesh-64.json
+SYNTH_ARGS ?=
+synth: configure deps-synth
+	+cmake --build $(BUILD) --target hxemu -j $(JOBS)
+	HXEMU=$(BUILD)/hxemu scripts/synth.sh $(CONFIG) $(SYNTH_ARGS)
 
 # BASELINE=PATH: another revision's hxemu binary run side by side (scripts/build-revision.sh REV DIR
 # builds one at DIR/build/hxemu); BENCH_ARGS: more hxemu-bench options (--repeat N, --cases ...).

@@ -1,21 +1,19 @@
 #!/bin/sh
-# Synthesize the RTL tops of scripts/synth-tops.txt with Yosys' generic `synth` and print its cell
-# count: a technology-independent size estimate (gates and flip-flops), not an area in um^2.
+# `make synth`: Yosys generic-synthesis cells and flip-flops of the router, the switch and the NIC
+# at a configuration's design point (its ports, VCs, buffer depths, flit width) and the system's
+# total -- `hxemu area` itself, so `make synth` and the area report are one computation on the
+# configuration that is emulated (docs/area.md). Results are cached; a repeated run is instant.
 # HX_ASSERT stays undefined: the RTL's assertion sections (rtl/common/hx_assert.svh) are not
 # synthesized.
+# Usage: scripts/synth.sh [CONFIG [hxemu area options...]]   (CONFIG: configs/hx2mesh-64.json)
+# HXEMU: the hxemu binary (build/hxemu).
 set -eu
 cd "$(dirname "$0")/.."
-SRCS=$(find rtl -name '*.sv' | sort | tr '\n' ' ')
-grep -v "^#" scripts/synth-tops.txt | grep -v '^$' | while read -r top params; do
-  yparams=""
-  for p in $params; do yparams="$yparams -set ${p%%=*} ${p#*=}"; done
-  log=$(mktemp)
-  # shellcheck disable=SC2086
-  yosys -q -l "$log" -p "read_verilog -sv -Irtl/common $SRCS; chparam $yparams $top; synth -flatten -top $top; stat" >/dev/null 2>&1 || { cat "$log"; exit 1; }
-  # Only the last statistics section (the one after our own `stat`).
-  last=$(awk '/Printing statistics/ {buf=""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$log")
-  cells=$(printf "%b" "$last" | grep -E "Number of cells:" | tail -1 | awk '{print $4}')
-  ffs=$(printf "%b" "$last" | grep -E '[$]_[A-Z]*DFF' | awk '{s+=$2} END {print s+0}')
-  printf "synth: %-18s %-24s cells %8s   flip-flops %7s\n" "$top" "$params" "$cells" "$ffs"
-  rm -f "$log"
-done
+HXEMU=${HXEMU:-build/hxemu}
+config=${1:-configs/hx2mesh-64.json}
+[ $# -gt 0 ] && shift
+if [ ! -x "$HXEMU" ]; then
+  echo "synth: $HXEMU is not built (make synth builds it; or set HXEMU to an hxemu binary)" >&2
+  exit 2
+fi
+exec "$HXEMU" area --config "$config" "$@"

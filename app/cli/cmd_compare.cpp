@@ -84,7 +84,8 @@ void add_compare(CLI::App& app, Action& action) {
       ->required();
   sub->add_option("--experiment", o->experiment,
                   "OP:SIZE (a collective of SIZE bytes per accelerator: alltoall:1M, allreduce:4M; OP one of " +
-                      sw::op_names() + ") or traffic:PATTERN:sat (saturation throughput: traffic:uniform:sat)")
+                      sw::op_names() + "), traffic:PATTERN:sat (saturation throughput: traffic:uniform:sat) or train:WORKLOAD "
+                      "(one training iteration of a text workload, beside the network's cost)")
       ->required();
   sub->add_option("--algo", o->algo, "collective algorithm (default: the op's first, as listed below)");
   sub->add_option("--set", o->sets,

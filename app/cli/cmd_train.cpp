@@ -7,6 +7,7 @@
 #include "sw/training/placement.h"
 #include "sw/training/trainer.h"
 #include "sw/workload/text_workload.h"
+#include "sysc/system/network_cost.h"
 #include "sysc/system/system.h"
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
@@ -102,6 +103,9 @@ int run(const Opts& o) {
                r.libra_iteration_cycles, r.libra_iteration_cycles * us_per_cycle,
                r.libra_iteration_cycles > 0 ? static_cast<double>(r.iteration_cycles) / r.libra_iteration_cycles : 0.0);
   }
+  const auto cost = sysc::network_cost(cfg);
+  fmt::print("network cost ${:.0f} (${:.0f} per accelerator; docs/cost.md); cost x iteration time ${:.4f} x s\n",
+             cost.total_usd, cost.usd_per_accelerator, cost.total_usd * r.iteration_us * 1e-6);
   fmt::print("{} communication steps emulated, {} reused; {} elements checked, {} wrong{}\n", r.emulated, r.reused,
              r.checked, r.wrong, r.ok ? "" : "  FAILED");
   for (const auto& e : r.errors) fmt::print(stderr, "  error: {}\n", e);

@@ -82,6 +82,8 @@ int sc_main(int argc, char** argv) {
   add_compare(app, action);
   add_jobs(app, action);
   add_train(app, action);
+  add_explore(app, action);
+  add_area(app, action);
   add_serve(app, action);
   add_client(app, action);
 

@@ -11,6 +11,10 @@
 #include "app/cli/run_progress.h"
 #include "sw/collectives/communicator.h"
 #include "sw/collectives/session.h"
+#include "sw/training/placement.h"
+#include "sw/training/trainer.h"
+#include "sw/workload/text_workload.h"
+#include "sysc/system/network_cost.h"
 #include "sysc/system/tree_builder.h"
 #include "sysc/util/parse_number.h"
 #include "tb/build_info.h"
@@ -29,7 +33,8 @@ namespace {
 std::string allowed_experiments() {
   return "OP:SIZE with OP one of " + sw::op_names() +
          " and SIZE in bytes per accelerator (a multiple of 4 from 4 to 1G; K, M, G suffixes), e.g. alltoall:1M; "
-         "or traffic:PATTERN:sat, e.g. traffic:uniform:sat";
+         "or traffic:PATTERN:sat, e.g. traffic:uniform:sat; or train:WORKLOAD, e.g. "
+         "train:configs/workloads/gpt3-like.txt";
 }
 
 [[noreturn]] void bad_experiment(const std::string& spec, const std::string& why) {
@@ -61,12 +66,13 @@ std::string topology_label(const sysc::SystemConfig& c) {
 }
 
 bool is_collective(const ComparePlan& p) { return p.opt.experiment.kind == Experiment::Kind::kCollective; }
+bool is_train(const ComparePlan& p) { return p.opt.experiment.kind == Experiment::Kind::kTrain; }
 
 sw::SessionConfig session_config(const ComparePlan& plan) {
   sw::SessionConfig sc;
   sc.group = "all";
   sc.type = sw::DataType::kInt32;
-  sc.max_bytes = plan.opt.experiment.bytes;
+  sc.max_bytes = is_train(plan) ? sw::plan_max_bytes(*plan.workload) : plan.opt.experiment.bytes;
   sc.seed = plan.opt.seed;
   sc.harness = plan.opt.harness;
   return sc;
@@ -83,6 +89,12 @@ Experiment parse_experiment(const std::string& spec) {
   const auto colon = spec.find(':');
   if (colon == std::string::npos) bad_experiment(spec, "expected KIND:...");
   const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
+  if (kind == "train") {
+    if (rest.empty()) bad_experiment(spec, "a training experiment is train:WORKLOAD (a text workload file)");
+    e.kind = Experiment::Kind::kTrain;
+    e.workload = rest;
+    return e;
+  }
   if (kind == "traffic") {
     const std::string suffix = ":sat";
     if (rest.size() <= suffix.size() || rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) != 0) {
@@ -129,6 +141,13 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
   if (e.kind == Experiment::Kind::kCollective) {
     const std::string algo = opt.algo.empty() ? sw::algorithm_table(e.op).front().name : opt.algo;
     plan.algo = sw::find_algorithm(e.op, algo, "--algo").name;
+  } else if (e.kind == Experiment::Kind::kTrain) {
+    if (!opt.algo.empty()) {
+      throw std::invalid_argument("--algo: a training experiment chooses each step's algorithm (hxemu train --algo "
+                                  "OP=NAME picks one)");
+    }
+    plan.workload = std::make_shared<sw::TrainingPlan>(sw::read_text_workload(e.workload));
+    sw::check_plan_sizes(*plan.workload);
   } else {
     if (!opt.algo.empty()) throw std::invalid_argument("--algo names a collective algorithm; --experiment " + e.spec + " runs none");
     if (tb::parse_loads(opt.loads).empty()) throw std::invalid_argument("--loads '" + opt.loads + "': no loads");
@@ -136,7 +155,14 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
   // Per system: the algorithm fits its communicator, or the pattern and packet sizes fit it.
   for (const auto& cfg : plan.configs) {
     const tb::TrafficSystem ts(cfg);
-    if (e.kind == Experiment::Kind::kCollective) {
+    if (e.kind == Experiment::Kind::kTrain) {
+      try {
+        const auto placement = sw::place(ts.sys(), plan.workload->par);
+        sw::check_plan(cfg, *plan.workload, placement, {});
+      } catch (const std::invalid_argument& ex) {
+        throw std::invalid_argument("--experiment '" + e.spec + "' on " + cfg.source + ": " + ex.what());
+      }
+    } else if (e.kind == Experiment::Kind::kCollective) {
       for (const auto& c : sw::make_groups(ts.sys(), "all")) {
         const auto& a = sw::find_algorithm(e.op, plan.algo);
         if (const std::string why = a.unsuitable(c); !why.empty()) {
@@ -162,7 +188,7 @@ ComparePlan plan_comparison(const std::vector<std::string>& paths, const std::ve
 
 PlanMemory plan_memory(const ComparePlan& plan) {
   PlanMemory m;
-  if (!is_collective(plan)) return m;
+  if (!is_collective(plan) && !is_train(plan)) return m;
   const auto sc = session_config(plan);
   for (const auto& cfg : plan.configs) {
     const auto need = sw::estimate_session_memory(cfg, sc);
@@ -183,7 +209,25 @@ CompareRow run_row(const ComparePlan& plan, std::size_t i, tb::Progress* progres
   r.topology = topology_label(cfg);
   r.accelerators = cfg.nodes();
   r.stamp = tb::reproducibility_stamp(cfg, plan.opt.seed, "");
-  if (e.kind == Experiment::Kind::kCollective) {
+  r.cost_usd = sysc::network_cost(cfg).total_usd;
+  if (e.kind == Experiment::Kind::kTrain) {
+    auto sc = session_config(plan);
+    if (progress) sc.progress = cli::progress_hook(*progress);
+    sw::CollectiveSession session(cfg, sc);
+    const auto placement = sw::place(session.system(), plan.workload->par);
+    const auto res = sw::run_training(session, *plan.workload, placement, {});
+    r.nics = session.rails();
+    r.placement = placement.describe();
+    r.iteration_cycles = res.iteration_cycles;
+    r.iteration_us = res.iteration_us;
+    r.exposed_fraction = res.exposed_comm_fraction;
+    r.cost_time = r.cost_usd * res.iteration_us * 1e-6;
+    r.wrong = res.wrong;
+    r.checked = res.checked;
+    r.ok = res.ok;
+    r.wall_seconds = res.wall_seconds;
+    r.detail = res.json();
+  } else if (e.kind == Experiment::Kind::kCollective) {
     auto sc = session_config(plan);
     if (progress) sc.progress = cli::progress_hook(*progress);
     sw::CollectiveSession session(cfg, sc);
@@ -227,6 +271,15 @@ CompareRow run_row(const ComparePlan& plan, std::size_t i, tb::Progress* progres
 std::string table_header(const ComparePlan& plan) {
   const auto& e = plan.opt.experiment;
   std::string s;
+  if (is_train(plan)) {
+    s += fmt::format("compare: one training iteration of {} ({}), every collective with real data, seed {}\n",
+                     plan.workload->name, plan.workload->par.kind, plan.opt.seed);
+    s += fmt::format("{:<22} {:<18} {:>5} {:>4} {:>11} {:>6} {:>11} {:>10} {:>7} {:>7}\n", "config", "topology",
+                     "accel", "NICs", "iteration", "comm", "cost", "cost x t", "#wrong", "wall");
+    s += fmt::format("{:<22} {:<18} {:>5} {:>4} {:>11} {:>6} {:>11} {:>10} {:>7} {:>7}\n", "", "", "", "", "(us)",
+                     "", "($)", "($ x ms)", "", "(s)");
+    return s;
+  }
   if (is_collective(plan)) {
     s += fmt::format("compare: {} of {} per accelerator, algorithm {}, int32, seed {}\n", sw::op_name(e.op),
                      cli::format_bytes(e.bytes), plan.algo, plan.opt.seed);
@@ -249,6 +302,11 @@ std::string table_header(const ComparePlan& plan) {
 }
 
 std::string table_row(const ComparePlan& plan, const CompareRow& r) {
+  if (is_train(plan)) {
+    return fmt::format("{:<22} {:<18} {:>5} {:>4} {:>11.1f} {:>6} {:>11.0f} {:>10.2f} {:>7} {:>7.1f}{}\n", r.name,
+                       r.topology, r.accelerators, r.nics, r.iteration_us, pct(r.exposed_fraction), r.cost_usd,
+                       r.cost_time * 1e3, r.wrong, r.wall_seconds, r.ok ? "" : "  FAILED");
+  }
   if (is_collective(plan)) {
     return fmt::format("{:<22} {:<18} {:>5} {:>4} {:>9} {:>8.2f} {:>8.1f} {:>6} {:>8.2f} {:>7} {:>7} {:>7.1f}{}\n",
                        r.name, r.topology, r.accelerators, r.nics, r.cycles, r.busbw, r.injection,
@@ -271,7 +329,22 @@ std::string table_footer(const ComparePlan& plan, const std::vector<CompareRow>&
     wrong += r.wrong;
     ok = ok && r.ok;
   }
-  if (is_collective(plan)) {
+  if (is_train(plan)) {
+    s += fmt::format("# {} configurations, {} wrong elements in all; iteration = compute + communication (LIBRA's "
+                     "no-overlap loop), comm = its share; cost = the network (describe); cost x t = cost x iteration "
+                     "time; {:.1f} s\n",
+                     rows.size(), wrong, wall);
+    if (!rows.empty() && rows.front().cost_time > 0) {
+      s += "# cost x time relative to " + rows.front().name + ":";
+      for (const auto& r : rows) s += fmt::format(" {} {:.2f}", r.name, r.cost_time / rows.front().cost_time);
+      s += "\n";
+    }
+    bool one_nic = false;
+    for (const auto& r : rows) one_nic = one_nic || r.nics == 1;
+    if (one_nic) {
+      s += "# caveat: a configuration with one NIC per accelerator injects at a quarter of the four-NIC ones' rate\n";
+    }
+  } else if (is_collective(plan)) {
     s += fmt::format("# {} configurations, {} wrong elements in all; busbw as nccl-tests; inject = the "
                      "accelerator's network ports (NICs) at full payload rate, %inj = busbw / inject; bound = the "
                      "schedule's busiest link at full payload rate; {:.1f} s\n",
@@ -305,10 +378,19 @@ nlohmann::json compare_json(const ComparePlan& plan, const std::vector<CompareRo
                         {"topology", r.topology},
                         {"accelerators", r.accelerators},
                         {"nics_per_accelerator", r.nics},
+                        {"network_cost_usd", r.cost_usd},
                         {"ok", r.ok},
                         {"wall_seconds", r.wall_seconds},
                         {"detail", r.detail}};
-    if (is_collective(plan)) {
+    if (is_train(plan)) {
+      j["placement"] = r.placement;
+      j["iteration_cycles"] = r.iteration_cycles;
+      j["iteration_us"] = r.iteration_us;
+      j["exposed_communication_fraction"] = r.exposed_fraction;
+      j["cost_x_iteration_usd_s"] = r.cost_time;
+      j["checked"] = r.checked;
+      j["wrong"] = r.wrong;
+    } else if (is_collective(plan)) {
       j["algo"] = r.algo;
       j["cycles"] = r.cycles;
       j["busbw_GBps"] = r.busbw;
@@ -331,10 +413,13 @@ nlohmann::json compare_json(const ComparePlan& plan, const std::vector<CompareRo
   nlohmann::json stamp = tb::reproducibility_stamp(plan.configs.front(), plan.opt.seed, command_line);
   stamp.erase("config");
   stamp.erase("config_file");
+  stamp.erase("cost");   // the first configuration's: each row carries its own (network_cost_usd)
   stamp["configs"] = configs;
   stamp["config_files"] = files;
   nlohmann::json j = {{"experiment", e.spec}, {"rows", out}, {"stamp", stamp}};
-  if (is_collective(plan)) {
+  if (is_train(plan)) {
+    j["workload"] = e.workload;
+  } else if (is_collective(plan)) {
     j["op"] = sw::op_name(e.op);
     j["bytes"] = e.bytes;
     j["algo"] = plan.algo;
@@ -348,7 +433,15 @@ nlohmann::json compare_json(const ComparePlan& plan, const std::vector<CompareRo
 
 std::string compare_csv(const ComparePlan& plan, const std::vector<CompareRow>& rows) {
   std::string s;
-  if (is_collective(plan)) {
+  if (is_train(plan)) {
+    s = "config,config_file,topology,accelerators,nics,workload,iteration_cycles,iteration_us,"
+        "exposed_communication_fraction,cost_usd,cost_x_iteration_usd_s,wrong,ok\n";
+    for (const auto& r : rows) {
+      s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.5f},{:.2f},{:.6f},{},{}\n", r.name, r.config_file, r.topology,
+                       r.accelerators, r.nics, plan.workload->name, r.iteration_cycles, r.iteration_us,
+                       r.exposed_fraction, r.cost_usd, r.cost_time, r.wrong, r.ok ? 1 : 0);
+    }
+  } else if (is_collective(plan)) {
     s = "config,config_file,topology,accelerators,nics,algo,bytes,cycles,busbw_GBps,injection_GBps,"
         "injection_fraction,bound_busbw_GBps,bound_fraction,wrong,ok\n";
     for (const auto& r : rows) {
@@ -371,7 +464,13 @@ std::string compare_csv(const ComparePlan& plan, const std::vector<CompareRow>& 
 std::string compare_svg(const ComparePlan& plan, const std::vector<CompareRow>& rows) {
   tb::BarChart c;
   const auto& e = plan.opt.experiment;
-  if (is_collective(plan)) {
+  if (is_train(plan)) {
+    c.title = "One training iteration of " + plan.workload->name + ": network cost x iteration time (lower is better)";
+    c.y_label = "cost x iteration time ($ x ms)";
+    for (const auto& r : rows) {
+      c.bars.push_back({r.name, r.cost_time * 1e3, fmt::format("{:.0f} us, ${:.0f}k", r.iteration_us, r.cost_usd / 1e3)});
+    }
+  } else if (is_collective(plan)) {
     c.title = fmt::format("{} of {} per accelerator ({}): bus bandwidth", sw::op_name(e.op),
                           cli::format_bytes(e.bytes), plan.algo);
     c.y_label = "busbw (GB/s)";

@@ -5,6 +5,9 @@
 //                       is --algo, by default the op's first algorithm (sw::algorithm_table)
 //   traffic:PATTERN:sat the saturation throughput of a synthetic pattern (tb/traffic/sweep.h,
 //                       run_sweep: what the network accepts at the first saturated load)
+//   train:WORKLOAD      one training iteration of a text workload (sw/training/trainer.h, as
+//                       `hxemu train`), beside the network's cost (sysc/system/network_cost.h):
+//                       cost x iteration time, the HammingMesh paper's question
 // Nothing here measures anything itself: the figures are those of CollectiveSession::run and
 // run_sweep, the same as `hxemu collective` and `hxemu sweep` report.
 //
@@ -15,12 +18,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sw/collectives/algorithms.h"
+#include "sw/workload/training_plan.h"
 #include "sysc/harness/harness.h"
 #include "sysc/system/system_config.h"
 #include "tb/progress.h"
@@ -28,7 +33,7 @@
 namespace hxemu::app {
 
 struct Experiment {
-  enum class Kind { kCollective, kTrafficSaturation };
+  enum class Kind { kCollective, kTrafficSaturation, kTrain };
   Kind kind = Kind::kCollective;
   std::string spec;                   // as given
   // kCollective
@@ -36,6 +41,8 @@ struct Experiment {
   std::uint64_t bytes = 0;            // per accelerator
   // kTrafficSaturation
   std::string pattern;
+  // kTrain
+  std::string workload;               // the text workload's path
 };
 
 // "alltoall:1M", "allreduce:4M", "traffic:uniform:sat", "traffic:hotspot:0.2:0:sat". Throws
@@ -64,6 +71,11 @@ struct CompareRow {
   std::string algo;
   std::uint64_t cycles = 0, wrong = 0, checked = 0;
   double busbw = 0, bound_busbw = 0, bound_fraction = 0, injection = 0, injection_fraction = 0;
+  double cost_usd = 0;                // the network's (sysc/system/network_cost.h), every experiment
+  // train:WORKLOAD (TrainResult)
+  std::uint64_t iteration_cycles = 0;
+  double iteration_us = 0, exposed_fraction = 0, cost_time = 0;   // cost_time: cost x iteration, $ x s
+  std::string placement;
   // traffic:PATTERN:sat (SweepResult); injection is one endpoint port, 1 flit/node/cycle
   double saturation = 0;              // flits/node/cycle
   double saturation_gbps = 0;         // Gb/s per node
@@ -77,6 +89,7 @@ struct ComparePlan {
   CompareOptions opt;
   std::vector<sysc::SystemConfig> configs;
   std::string algo;                   // collectives: the canonical name of the algorithm
+  std::shared_ptr<sw::TrainingPlan> workload;   // train:WORKLOAD, read and checked
 };
 
 // `paths`: the configuration files (--configs), each with `sets` applied. Throws
@@ -103,7 +116,8 @@ std::string table_footer(const ComparePlan& plan, const std::vector<CompareRow>&
 nlohmann::json compare_json(const ComparePlan& plan, const std::vector<CompareRow>& rows,
                             const std::string& command_line);
 std::string compare_csv(const ComparePlan& plan, const std::vector<CompareRow>& rows);
-// One bar per configuration: busbw (collectives) or saturation throughput (traffic).
+// One bar per configuration: busbw (collectives), saturation throughput (traffic), or cost x
+// iteration time (train).
 std::string compare_svg(const ComparePlan& plan, const std::vector<CompareRow>& rows);
 
 }  // namespace hxemu::app

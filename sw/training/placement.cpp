@@ -1,5 +1,6 @@
 #include "sw/training/placement.h"
 
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,16 +15,16 @@ struct LogicalDim {
   long long stride = 1;   // logical-rank stride
 };
 
-std::vector<LogicalDim> logical_dims(const sysc::System& sys) {
+// A multidim platform's own dimensions, or a grid of `cols` x `rows` accelerators.
+std::vector<LogicalDim> logical_dims(const sysc::SystemConfig& cfg, int cols, int rows) {
   std::vector<LogicalDim> out;
-  const auto& cfg = sys.config();
   if (cfg.topology == sysc::Topology::kMultidim) {
     for (std::size_t d = 0; d < cfg.md_dims.size(); ++d) {
       out.push_back({cfg.md_dims[d].size, cfg.md_dims[d].kind, static_cast<int>(d), 1});
     }
   } else {
-    out.push_back({sys.global_cols(), sysc::DimKind::kRing, -1, 1});
-    out.push_back({sys.global_rows(), sysc::DimKind::kRing, -1, 1});
+    out.push_back({cols, sysc::DimKind::kRing, -1, 1});
+    out.push_back({rows, sysc::DimKind::kRing, -1, 1});
   }
   long long s = 1;
   for (auto& d : out) {
@@ -96,9 +97,13 @@ std::string Placement::describe() const {
   return os.str();
 }
 
-Placement place(const sysc::System& sys, const Parallelism& par_in) {
-  const auto dims = logical_dims(sys);
-  const long long n = sys.nodes();
+namespace {
+
+// rank -> node id.
+using NodeOf = std::function<int(long long)>;
+
+Placement place_on(const sysc::SystemConfig& cfg, const std::vector<LogicalDim>& dims, long long n,
+                   const NodeOf& node_of, const Parallelism& par_in) {
   Placement p;
   p.par = par_in;
   Parallelism& par = p.par;
@@ -138,11 +143,7 @@ Placement place(const sysc::System& sys, const Parallelism& par_in) {
   }
   split(dims, 1, per_stage, fs);
   p.used = static_cast<int>(per_stage * pp);
-  const bool md = sys.config().topology == sysc::Topology::kMultidim;
-  auto node_of = [&](long long g) {
-    const int cols = sys.global_cols();
-    return sys.node_at_global(static_cast<int>(g / cols), static_cast<int>(g % cols));
-  };
+  const bool md = cfg.topology == sysc::Topology::kMultidim;
   // Members base + j x lo for j < size, with the group's factors as its dimensions.
   auto make = [&](const std::string& name, long long base, long long lo, const std::vector<Factor>& f) {
     Communicator c;
@@ -200,6 +201,23 @@ Placement place(const sysc::System& sys, const Parallelism& par_in) {
     }
   }
   return p;
+}
+
+}  // namespace
+
+Placement place(const sysc::System& sys, const Parallelism& par) {
+  const auto& cfg = sys.config();
+  const int cols = sys.global_cols();
+  return place_on(cfg, logical_dims(cfg, cols, sys.global_rows()), sys.nodes(),
+                  [&](long long g) { return sys.node_at_global(static_cast<int>(g / cols), static_cast<int>(g % cols)); },
+                  par);
+}
+
+Placement place(const sysc::SystemConfig& cfg, const Parallelism& par) {
+  if (cfg.topology != sysc::Topology::kMultidim) {
+    throw std::invalid_argument("placing a workload from the configuration alone needs a multidim platform");
+  }
+  return place_on(cfg, logical_dims(cfg, 1, 1), cfg.nodes(), [](long long g) { return static_cast<int>(g); }, par);
 }
 
 }  // namespace hxemu::sw

@@ -38,5 +38,8 @@ struct Placement {
 
 // Throws std::invalid_argument naming the parallelism field and the sizes allowed.
 Placement place(const sysc::System& sys, const Parallelism& par);
+// The same from a multidim platform's configuration alone (node id = logical rank), for
+// analytical estimates of design points that are not built.
+Placement place(const sysc::SystemConfig& cfg, const Parallelism& par);
 
 }  // namespace hxemu::sw

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sw/collectives/libra_estimate.h"
+#include "sw/training/analytic.h"
 #include "sw/workload/text_workload.h"
 
 namespace hxemu::sw {
@@ -25,10 +25,6 @@ std::string algo_for(const sysc::SystemConfig& cfg, const TrainOptions& opt, Col
                      const std::vector<Communicator>& groups) {
   const auto it = opt.algo.find(op);
   return it != opt.algo.end() ? find_algorithm(op, it->second).name : default_algorithm(cfg, op, groups);
-}
-
-std::uint64_t ns_to_cycles(const sysc::SystemConfig& cfg, std::uint64_t ns) {
-  return static_cast<std::uint64_t>(std::llround(static_cast<double>(ns) * cfg.clock_ghz));
 }
 
 }  // namespace
@@ -112,16 +108,20 @@ TrainResult run_training(CollectiveSession& session, const TrainingPlan& plan, c
   res.workload = plan.name;
   res.placement = placement.describe();
   res.has_libra = cfg.topology == sysc::Topology::kMultidim;
+  AnalyticIteration libra;
+  if (res.has_libra) {
+    libra = libra_iteration(cfg, plan, placement);
+    res.libra_iteration_cycles = libra.total_cycles;
+  }
   std::map<std::tuple<int, std::uint64_t, int, int, bool>, std::size_t> emulated;   // step key -> figure
   for (std::size_t i = 0; i < plan.steps.size(); ++i) {
     const auto& s = plan.steps[i];
     StepFigure f;
     f.step = s;
     if (s.kind == PlanStep::Kind::kCompute) {
-      f.cycles = ns_to_cycles(cfg, s.compute_ns);
+      f.cycles = compute_cycles(cfg, s.compute_ns);
       res.compute_cycles += f.cycles;
       res.bound_iteration_cycles += f.cycles;
-      res.libra_iteration_cycles += static_cast<double>(f.cycles);
       res.steps.push_back(f);
       continue;
     }
@@ -161,13 +161,12 @@ TrainResult run_training(CollectiveSession& session, const TrainingPlan& plan, c
       ++res.emulated;
       emulated.emplace(key, res.steps.size());
     }
-    if (res.has_libra && s.op != CollectiveOp::kSendRecv && s.op != CollectiveOp::kBroadcast) {
+    if (res.has_libra) {
       f.has_libra = true;
-      f.libra_cycles = libra_estimate(cfg, s.op, s.bytes, placement.dims(s.group)).cycles;
+      f.libra_cycles = libra.step_cycles[i];
     }
     res.comm_cycles += f.cycles;
     res.bound_iteration_cycles += f.bound_cycles;
-    res.libra_iteration_cycles += f.has_libra ? f.libra_cycles : static_cast<double>(f.bound_cycles);
     res.steps.push_back(f);
   }
   res.iteration_cycles = res.compute_cycles + res.comm_cycles;

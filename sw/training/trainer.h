@@ -65,8 +65,7 @@ struct TrainResult {
   double iteration_us = 0, exposed_comm_fraction = 0;
   std::uint64_t bound_iteration_cycles = 0;   // compute + every step's bound
   bool has_libra = false;
-  double libra_iteration_cycles = 0;          // compute + LIBRA's estimate of every collective
-                                              // (pipeline sends at their bound)
+  double libra_iteration_cycles = 0;          // sw/training/analytic.h
   int emulated = 0, reused = 0;
   std::uint64_t checked = 0, wrong = 0;
   bool ok = false;

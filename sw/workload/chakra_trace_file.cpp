@@ -11,7 +11,6 @@
 #include "sw/workload/chakra_et.pb.h"
 #include "sw/workload/chakra_node_fields.h"
 #include "sw/workload/chakra_stream.h"
-#include "sw/workload/text_workload.h"
 #include "sysc/util/input_file.h"
 
 namespace hxemu::sw {
@@ -160,16 +159,9 @@ class NodeReader {
     return v;
   }
 
-  // comm_size, held to the text reader's limits: 32-bit elements, at most the emulated maximum.
-  std::uint64_t bytes(bool required) const {
-    const auto v = integer(f::kCommSize, required, 0, std::numeric_limits<std::int64_t>::max());
-    const auto b = static_cast<std::uint64_t>(v.value_or(0));
-    if (b % 4 != 0) bad(where_ + ": comm_size " + std::to_string(b) + " must be a multiple of 4 bytes (32-bit elements)");
-    if (b > kMaxWorkloadCollectiveBytes) {
-      bad(where_ + ": comm_size " + std::to_string(b) + " exceeds the largest emulated collective, " +
-          std::to_string(kMaxWorkloadCollectiveBytes) + " bytes");
-    }
-    return b;
+  // comm_size; like the text reader, any size: the trainer checks what the emulation can run.
+  std::uint64_t bytes() const {
+    return static_cast<std::uint64_t>(*integer(f::kCommSize, true, 0, std::numeric_limits<std::int64_t>::max()));
   }
 
   // The other NPU of a send (comm_dst) or a receive (comm_src).
@@ -243,7 +235,7 @@ std::optional<ChakraItem> item_of(const ChakraNpuTrace& t, const Node& n, int np
       it.step.kind = PlanStep::Kind::kCommunication;
       it.step.op = r.op();
       it.step.group = r.group();
-      it.step.bytes = r.bytes(true);
+      it.step.bytes = r.bytes();
       if (it.step.bytes == 0) return std::nullopt;
       return it;
     case chakra::COMM_SEND_NODE:
@@ -254,7 +246,7 @@ std::optional<ChakraItem> item_of(const ChakraNpuTrace& t, const Node& n, int np
       it.step.kind = PlanStep::Kind::kCommunication;
       it.step.op = CollectiveOp::kSendRecv;
       it.step.group = GroupKind::kPipeline;
-      it.step.bytes = r.bytes(true);
+      it.step.bytes = r.bytes();
       if (it.step.bytes == 0) bad(r.where() + ": a send needs a positive comm_size");
       return it;
     case chakra::COMM_RECV_NODE:

@@ -467,7 +467,7 @@ std::string render_line_chart(const LineChart& c) {
       }
     }
     out += "<g class=\"series\">\n";
-    if (!d.empty())
+    if (!d.empty() && s.line)
       out += "<path class=\"series-line\" d=\"" + d + "\" fill=\"none\" stroke=\"" + colour +
              "\" stroke-width=\"2\" stroke-linejoin=\"round\"" + dash + "/>\n";
     out += markers + "</g>\n";

@@ -19,6 +19,7 @@ namespace hxemu::tb {
 struct Series {                 // one line on a line chart
   std::string label;            // legend text
   std::vector<double> x, y;     // same length; points drawn in the given order
+  bool line = true;             // false: markers only (a scatter of design points)
 };
 
 struct LineChart {
@@ -39,7 +40,7 @@ struct LineChart {
 };
 
 // A complete standalone SVG document. Element classes a checker can rely on: one
-// path.series-line per series with at least one drawable point, one .marker per drawn point
+// path.series-line per series with `line` set and a drawable point, one .marker per drawn point
 // (".marker clipped" when above y_max), one .h-line per drawn reference line.
 std::string render_line_chart(const LineChart& c);
 

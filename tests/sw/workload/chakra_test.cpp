@@ -329,6 +329,32 @@ TEST_F(ChakraTest, RoundTrip_ThreeStages_StagesByDiscoveryOfSends) {
             "6 NPUs do not split into 3 pipeline stages of 3 NPUs (NPUs per stage x stages must be the NPU count)");
 }
 
+// Every shipped workload and LIBRA's published ones, with one stage and with pipeline stages: the
+// trace reads back as the text reader's plan.
+TEST_F(ChakraTest, RoundTrip_ShippedAndLibraWorkloads) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(HX_WORKLOAD_DIR)) {
+    if (e.path().extension() == ".txt") files.push_back(e.path().string());
+  }
+  ASSERT_GE(files.size(), 3u);
+  if (fs::is_directory(HX_LIBRA_WORKLOAD_DIR)) {
+    files.push_back(std::string(HX_LIBRA_WORKLOAD_DIR) + "/GPT_3.txt");
+    files.push_back(std::string(HX_LIBRA_WORKLOAD_DIR) + "/ResNet_50.txt");
+  }
+  for (const auto& file : files) {
+    for (const int pp : {1, 2, 4}) {
+      SCOPED_TRACE(file + " pp " + std::to_string(pp));
+      ParallelismOverride over;
+      over.pp = pp;
+      over.pp_bytes = pp > 1 ? 65536 : 0;
+      const TrainingPlan plan = read_text_workload(file, over);
+      const std::string prefix = path("w" + std::to_string(pp) + "/" + plan.name);
+      write_chakra(plan, 8, 0, prefix);
+      EXPECT_EQ(read_chakra(prefix, 8), plan);
+    }
+  }
+}
+
 TEST_F(ChakraTest, Writer_SmallerTraceRemovesTheLargerOnesFiles) {
   const TrainingPlan plan = parse_text_workload(kHybridWorkload, "hybrid.txt");
   write_chakra(plan, 8, 0, path("w"));

@@ -1,0 +1,80 @@
+// What `hxemu area` runs (docs/area.md): Yosys generic synthesis of each distinct block of a design
+// point (sysc/system/area_model.h), its cell and flip-flop counts, and a cache of them keyed by the
+// block's top and parameters, a digest of the RTL sources, the Yosys version and the recipe -- so a
+// repeated run starts no Yosys and any change to the RTL synthesizes again.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sysc/system/area_model.h"
+
+namespace hxemu::app {
+
+// Yosys is not installed: bad input in the sense of the command line (exit status 2), with what to
+// run to install it.
+class SynthToolMissing : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct SynthResult {
+  long long cells = 0;        // Yosys generic cells: gates, multiplexers and flip-flops
+  long long flip_flops = 0;   // of those, flip-flops (cell types with DFF in their name)
+  std::map<std::string, long long> cell_types;
+  double seconds = 0;         // wall time of the Yosys run that produced it (cached: that run's)
+  bool cached = false;        // read from the cache, no Yosys run
+};
+
+struct AreaOptions {
+  std::string rtl_dir;       // the RTL sources (*.sv under it, includes in its common/); "" default
+  std::string cache_dir;     // "" default: $HXEMU_AREA_CACHE, $XDG_CACHE_HOME/hxemu/area, ~/.cache/hxemu/area
+  int timeout_s = 3600;      // per Yosys run; 0 = none
+  bool refresh = false;      // synthesize even when the cache has the block
+  bool flat = false;         // flatten everything (slower; see recipe())
+  std::function<void(const std::string&)> progress;   // progress lines (stderr)
+};
+
+// The RTL folder of the source tree this binary was built from.
+std::string default_rtl_dir();
+// $HXEMU_AREA_CACHE, else $XDG_CACHE_HOME/hxemu/area, else $HOME/.cache/hxemu/area.
+std::string default_area_cache_dir();
+
+class AreaSynthesizer {
+ public:
+  // Finds yosys on PATH (SynthToolMissing if absent), reads its version and digests the RTL
+  // (std::invalid_argument naming --rtl when the folder holds no *.sv).
+  explicit AreaSynthesizer(AreaOptions o);
+
+  // The block's counts, from the cache or from a Yosys run (std::runtime_error naming the block,
+  // with the end of Yosys' log, when Yosys fails or runs past the timeout).
+  SynthResult synthesize(const sysc::AreaBlock& b);
+
+  const std::string& yosys_version() const { return yosys_version_; }
+  const std::string& rtl_digest() const { return rtl_digest_; }
+  const std::string& cache_dir() const { return opt_.cache_dir; }
+  const std::string& rtl_dir() const { return opt_.rtl_dir; }
+  // The Yosys commands after reading the sources, with TOP for the block's top.
+  std::string recipe() const;
+
+ private:
+  std::string cache_path(const sysc::AreaBlock& b) const;
+  bool read_cache(const sysc::AreaBlock& b, SynthResult& r) const;
+  void write_cache(const sysc::AreaBlock& b, const SynthResult& r) const;
+  SynthResult run_yosys(const sysc::AreaBlock& b) const;
+
+  AreaOptions opt_;
+  std::string yosys_;
+  std::string yosys_version_;
+  std::string rtl_digest_;
+  std::vector<std::string> sources_;   // absolute paths, sorted
+};
+
+// Cell counts of the statistics Yosys printed last (`stat -top`: the whole hierarchy) in `log`;
+// std::runtime_error when the log has none.
+SynthResult parse_yosys_stat(const std::string& log);
+
+}  // namespace hxemu::app
