@@ -21,7 +21,7 @@ done >> "$tmp"
 git ls-files '*.h' '*.cpp' '*.in' '*.sv' '*.svh' '*.cmake' '*CMakeLists.txt' '*.sh' | while read -r f; do
   grep -oE '(^|[^A-Za-z0-9_/.-])(rtl|sysc|tb|sw|app|tests|docs|configs|scripts|cmake)/[A-Za-z0-9_/.*-]*[A-Za-z0-9]' "$f" |
     sed 's/^[^a-z]//' | sort -u | while read -r p; do
-      case "$p" in *'*'*|*generated/*) continue ;; esac
+      case "$p" in *'*'*|*generated/*|*.pb.h) continue ;; esac   # .pb.h: protoc writes it into the build tree
       case "${p##*/}" in *.*) ;; *) continue ;; esac
       # a path from the repository root, or (build files) from the file's own folder
       [ -e "$p" ] || [ -e "$(dirname "$f")/$p" ] || echo "$f: names $p, which does not exist"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sw/workload/text_workload.h"
+#include "tests/sw/workload/plan_steps.h"
 
 namespace hxemu::sw {
 namespace {
@@ -17,29 +18,8 @@ const char* kThreeLayers =
     "b -1 20 ALLGATHER 32 21 NONE 0 22 NONE 0 0\n"
     "c -1 30 ALLREDUCE 16 31 NONE 0 32 ALLREDUCE 256 5\n";
 
-PlanStep compute(const char* layer, const char* pass, int stage, std::uint64_t ns) {
-  PlanStep s;
-  s.kind = PlanStep::Kind::kCompute;
-  s.layer = layer;
-  s.pass = pass;
-  s.stage = stage;
-  s.compute_ns = ns;
-  return s;
-}
-
-PlanStep comm(const char* layer, const char* pass, int stage, CollectiveOp op, std::uint64_t bytes, GroupKind g,
-              bool backward = false) {
-  PlanStep s;
-  s.kind = PlanStep::Kind::kCommunication;
-  s.layer = layer;
-  s.pass = pass;
-  s.stage = stage;
-  s.op = op;
-  s.bytes = bytes;
-  s.group = g;
-  s.backward = backward;
-  return s;
-}
+using test_steps::collective;
+using test_steps::compute;
 
 std::string plan_text(const TrainingPlan& p) {
   std::string s;
@@ -57,20 +37,20 @@ TEST(TextWorkload, NoOverlapLoopOrderAndGroups) {
   const auto T = GroupKind::kTensor, D = GroupKind::kData;
   TrainingPlan want;
   want.par = plan.par;
-  want.steps = {compute("a", "forward", 0, 10),
-                compute("b", "forward", 0, 20),
-                comm("b", "forward", 0, CollectiveOp::kAllgather, 32, T),
-                compute("c", "forward", 0, 30),
-                comm("c", "forward", 0, A, 16, T),
-                compute("c", "input-gradient", 0, 31),
-                compute("c", "weight-gradient", 0, 32),
-                comm("c", "weight-gradient", 0, A, 256, D),
-                compute("b", "input-gradient", 0, 21),
-                compute("b", "weight-gradient", 0, 22),
-                compute("a", "input-gradient", 0, 11),
-                comm("a", "input-gradient", 0, A, 64, T),
-                compute("a", "weight-gradient", 0, 12),
-                comm("a", "weight-gradient", 0, A, 128, D)};
+  want.steps = {compute(0, "a", "forward", 10),
+                compute(0, "b", "forward", 20),
+                collective(0, "b", "forward", CollectiveOp::kAllgather, 32, T),
+                compute(0, "c", "forward", 30),
+                collective(0, "c", "forward", A, 16, T),
+                compute(0, "c", "input-gradient", 31),
+                compute(0, "c", "weight-gradient", 32),
+                collective(0, "c", "weight-gradient", A, 256, D),
+                compute(0, "b", "input-gradient", 21),
+                compute(0, "b", "weight-gradient", 22),
+                compute(0, "a", "input-gradient", 11),
+                collective(0, "a", "input-gradient", A, 64, T),
+                compute(0, "a", "weight-gradient", 12),
+                collective(0, "a", "weight-gradient", A, 128, D)};
   EXPECT_TRUE(plan == want) << plan_text(plan) << "---\n" << plan_text(want);
 }
 

@@ -20,6 +20,7 @@
 #include "sw/workload/chakra_trace_file.h"
 #include "sw/workload/chakra_writer.h"
 #include "sw/workload/text_workload.h"
+#include "tests/sw/workload/plan_steps.h"
 
 namespace hxemu::sw {
 namespace {
@@ -37,28 +38,8 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-PlanStep compute(int stage, const std::string& layer, const std::string& pass, std::uint64_t ns) {
-  PlanStep s;
-  s.kind = PlanStep::Kind::kCompute;
-  s.stage = stage;
-  s.layer = layer;
-  s.pass = pass;
-  s.compute_ns = ns;
-  return s;
-}
-
-PlanStep collective(int stage, const std::string& layer, const std::string& pass, CollectiveOp op,
-                    std::uint64_t bytes, GroupKind group) {
-  PlanStep s;
-  s.kind = PlanStep::Kind::kCommunication;
-  s.stage = stage;
-  s.layer = layer;
-  s.pass = pass;
-  s.op = op;
-  s.bytes = bytes;
-  s.group = group;
-  return s;
-}
+using test_steps::collective;
+using test_steps::compute;
 
 PlanStep send(int stage, bool backward, std::uint64_t bytes) {
   PlanStep s = collective(stage, "", backward ? "input-gradient" : "forward", CollectiveOp::kSendRecv, bytes,
