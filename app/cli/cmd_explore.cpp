@@ -92,7 +92,10 @@ int run(const Opts& o) {
   fmt::print("Spearman rank correlation of LIBRA's and the emulated order over the emulated splits: {:.3f}\n",
              r.spearman);
   bool ok = true;
-  for (const auto& p : r.points) ok = ok && (!p.done || p.ok);
+  for (const auto& p : r.points) {
+    ok = ok && (!p.done || p.ok);
+    for (std::size_t e = 0; e < p.errors.size() && e < 4; ++e) fmt::print(stderr, "  split {}: {}\n", p.split.label, p.errors[e]);
+  }
   if (!o.json.empty()) {
     nlohmann::json j{{"explore", r.json(key)}, {"stamp", stamp}};
     files.put(o.json, j.dump(1) + "\n");

@@ -9,6 +9,7 @@
 
 #include "sw/collectives/session.h"
 #include "sw/training/placement.h"
+#include "tb/build_info.h"
 #include "tb/report/svg_chart.h"
 
 namespace hxemu::app {
@@ -65,6 +66,7 @@ std::string explore_key(const ExploreOptions& opt, const sw::TrainingPlan& plan)
   os << opt.config << '\n';
   for (const auto& s : opt.sets) os << s << '\n';
   os << opt.lanes << ' ' << opt.budget_usd << ' ' << opt.seed << ' ' << opt.train.reuse << ' ' << opt.train.chunk_bytes;
+  os << ' ' << tb::kSourceRevision;   // another revision of the emulator may time things differently
   for (const auto& [op, a] : opt.train.algo) os << ' ' << sw::op_name(op) << '=' << a;
   // FNV-1a of the description: short, stable, and any change gives another key.
   std::uint64_t h = 1469598103934665603ull;
@@ -91,7 +93,7 @@ ExploreResult run_explore(const ExploreOptions& opt, const sw::TrainingPlan& pla
   // Points an earlier run with the same key finished.
   if (previous.is_object() && previous.value("key", "") == key && previous.contains("points")) {
     for (const auto& j : previous.at("points")) {
-      if (!j.value("done", false)) continue;
+      if (!j.value("done", false) || !j.value("ok", false)) continue;   // failed points run again
       for (auto& p : r.points) {
         if (p.split.label != j.value("split", "")) continue;
         p.done = p.from_file = true;
@@ -122,6 +124,7 @@ ExploreResult run_explore(const ExploreOptions& opt, const sw::TrainingPlan& pla
     p.ok = t.ok;
     p.wrong = t.wrong;
     p.wall_seconds = t.wall_seconds;
+    p.errors = t.errors;
     ++r.emulated_now;
     finish_ranks(r);
     if (save) save(r);
@@ -146,6 +149,7 @@ nlohmann::json ExploreResult::json(const std::string& key) const {
       j["ok"] = p.ok;
       j["wrong"] = p.wrong;
       j["wall_seconds"] = p.wall_seconds;
+      j["errors"] = p.errors;
       j["emulated_rank"] = p.emulated_rank;
       j["perf_per_cost_rank"] = p.perf_per_cost_rank;
       j["iteration_us"] = static_cast<double>(p.emulated_cycles) / (clock_ghz * 1e3);

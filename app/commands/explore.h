@@ -5,7 +5,8 @@
 // time against cost, and the rank correlation of the analytical and the emulated order.
 //
 // Resumable: the output JSON holds every finished point and is rewritten after each one; a rerun
-// with the same workload, base configuration and budget skips the points it holds.
+// with the same workload, base configuration, budget and source revision skips the points it
+// holds that passed their checks (failed ones run again).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,7 @@ struct ExplorePoint {
   bool ok = false;
   std::uint64_t wrong = 0;
   double wall_seconds = 0;
+  std::vector<std::string> errors;   // the training run's (a failed data check, a stall)
   long long area_cells = -1;   // -1: not synthesized
   double emulated_rank = 0, perf_per_cost_rank = 0;
   bool pareto = false;

@@ -62,6 +62,7 @@ module hx_route_multidim #(
   logic [PW-1:0] first;       // port of lane 0 of the chosen direction / peer
   logic [CLW-1:0] cls;
   logic [PW-1:0] rr_q;        // rotating lane tie-break start
+  logic [PW-1:0] start;       // rr_q within this dimension's lanes (rr_q may come from a wider one)
   logic [PW-1:0] best_port, cand;
   logic [PW:0]   cand_wide;
   logic [3:0]    best_score, score;
@@ -92,6 +93,7 @@ module hx_route_multidim #(
     score = '0;
     cand = '0;
     cand_wide = '0;
+    start = '0;
     // Home: the NIC of the head's rail; a rail the NPU does not have (synthetic traffic) takes the
     // first.
     port_o = (8'(rail_i) < nics) ? PW'(rail_i) : '0;
@@ -136,9 +138,12 @@ module hx_route_multidim #(
         // The lane with the most VCs of the class free with credit, from the rotating start.
         want = class_vcs_i[32'(cls)*V +: V];
         best_port = first;
+        // One tie-break start serves every dimension, so it may exceed this one's lanes (3 lanes
+        // on FC, 1 on a ring): past them it starts at lane 0, and start + k then wraps once at most.
+        start = (32'(rr_q) < 32'(lanes)) ? rr_q : '0;
         for (int k = 0; k < 16; k++) begin
           if (k < 32'(lanes)) begin
-            cand_wide = {1'b0, rr_q} + PW1'(k);
+            cand_wide = {1'b0, start} + PW1'(k);
             if (cand_wide >= PW1'(lanes)) cand_wide = cand_wide - PW1'(lanes);
             cand = first + PW'(cand_wide);
             score = '0;

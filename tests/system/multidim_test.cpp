@@ -140,8 +140,8 @@ int send_and_count_links(tb::TrafficSystem& ts, int src, int dst, std::uint64_t*
 
 // Every ordered pair: delivered intact, the links crossed (measured) equal the dimension-order
 // formula and the routing model's trace, and the zero-load latency equals the trace's.
-void check_pairs(const std::string& name) {
-  const auto cfg = shipped(name);
+void check_pairs(const std::string& name, const std::vector<std::string>& sets = {}) {
+  const auto cfg = sysc::load_system_config(config_path(name), sets);
   tb::TrafficSystem ts(cfg);
   const int n = ts.nodes();
   for (int src = 0; src < n; ++src) {
@@ -163,6 +163,15 @@ void check_pairs(const std::string& name) {
 
 TEST(MultidimRoutes, AllPairsRing4Fc4Sw4) { check_pairs("md-ring4-fc4-sw4"); }
 TEST(MultidimRoutes, AllPairsRing4Fc4Ring4Sw2) { check_pairs("md-ring4-fc4-ring4-sw2"); }
+// Unequal lanes: one rotating lane start serves every dimension of a router input, so after a
+// 3-lane dimension it can exceed a 1-lane dimension's lanes; every head must still take one of
+// that dimension's own ports (found by hxemu explore: split 1-3-1 misrouted to NIC ports).
+TEST(MultidimRoutes, AllPairsThreeFcLanesOneElsewhere) {
+  check_pairs("md-ring4-fc4-sw4", {"dimensions.1.lanes=3", "dimensions.2.lanes=1"});
+}
+TEST(MultidimRoutes, AllPairsThreeRingLanesOneElsewhere) {
+  check_pairs("md-ring4-fc4-sw4", {"dimensions.0.lanes=3", "dimensions.2.lanes=1"});
+}
 
 // The ring x ring platform routes every pair like the equal torus: the same links in the same
 // order of dimensions, the same zero-load latency.
