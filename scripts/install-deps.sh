@@ -6,7 +6,7 @@ set -eu
 
 PKGS="cmake g++ make pkg-config zlib1g-dev ccache verilator iverilog libsystemc-dev libboost-dev \
 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev git libopenmpi-dev openmpi-bin \
-libprotobuf-dev protobuf-compiler"
+libprotobuf-dev protobuf-compiler librsvg2-bin"
 if [ "${1:-}" = "synth" ]; then
   PKGS="$PKGS yosys"
 fi

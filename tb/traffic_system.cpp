@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "sysc/dist/ranks.h"
+#include "tb/stats/link_windows.h"
 
 namespace hxemu::tb {
 
@@ -26,6 +27,10 @@ TrafficSystem::TrafficSystem(const sysc::SystemConfig& cfg, sysc::HarnessFactory
   sys_ = std::make_unique<sysc::System>(cfg, *factory_);
   events_.cover_partitions(*sys_);
   harness_ = harness(*sys_);
+}
+
+void TrafficSystem::run_windowed(std::uint64_t cycles) {
+  windows_->run(now(), cycles, [this](std::uint64_t k) { harness_->run(k); });
 }
 
 std::uint64_t TrafficSystem::send(int src, int dst, int flits) {

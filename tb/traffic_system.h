@@ -15,6 +15,8 @@
 
 namespace hxemu::tb {
 
+class LinkWindows;   // tb/stats/link_windows.h
+
 class EndpointFactory final : public sysc::TerminalFactory {
  public:
   // Endpoints report to their partition's log in `events`.
@@ -50,9 +52,16 @@ class TrafficSystem {
   std::uint64_t send(int src, int dst, int flits);
   // Runs the harness, then hands what the endpoints saw to the scoreboard (tb/event_log.h).
   void run(std::uint64_t cycles) {
-    harness_->run(cycles);
+    if (windows_) {
+      run_windowed(cycles);
+    } else {
+      harness_->run(cycles);
+    }
     events_.flush(sb_);
   }
+  // Per-window link counters (optional, not owned): run() then cuts its steps at the window edges
+  // and samples after each piece. Without them run() pays one compare.
+  void set_link_windows(LinkWindows* w) { windows_ = w; }
   // Per-partition logs (for observers a run attaches, e.g. a cable tap).
   PartitionEvents& events() { return events_; }
 
@@ -69,6 +78,8 @@ class TrafficSystem {
   std::unique_ptr<sysc::System> sys_;
   std::unique_ptr<sysc::Harness> harness_;
   std::unique_ptr<Watchdog> watchdog_;
+  LinkWindows* windows_ = nullptr;
+  void run_windowed(std::uint64_t cycles);
 };
 
 }  // namespace hxemu::tb

@@ -8,6 +8,7 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/network_picture.h"
 #include "app/cli/run_progress.h"
 #include "tb/progress.h"
 #include "tb/report_io.h"
@@ -28,6 +29,7 @@ struct Opts {
   int root = 0, micro_batches = 4;
   bool root_given = false, micro_batches_given = false;
   bool quiet = false;
+  NetworkPictureOpts picture;   // --topology-svg, --link-json: over every collective of the command
 };
 
 // The algorithms --algo names, in order, each once ("all": the whole table of the op).
@@ -70,6 +72,7 @@ int run(const Opts& o) {
   out.add("--json", o.json);
   out.add("--csv", o.csv);
   out.add("--plot", o.plot);
+  check_network_picture(o.picture, 64, out);
   sw::SessionConfig sc;
   sc.group = o.group;
   sc.type = o.type == "float32" ? sw::DataType::kFloat32 : sw::DataType::kInt32;
@@ -83,7 +86,10 @@ int run(const Opts& o) {
                need.detail());
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   sc.progress = progress_hook(progress);
+  const auto windows = make_link_windows(o.picture);
+  hook_session(windows.get(), sc);
   sw::CollectiveSession session(cfg, sc);
+  if (windows) windows->attach(session.system());
   const auto& comms = session.communicators();
   if (op == sw::CollectiveOp::kBroadcast) {
     const auto smallest = std::min_element(comms.begin(), comms.end(), [](const auto& a, const auto& b) {
@@ -141,6 +147,8 @@ int run(const Opts& o) {
   }
   if (!o.csv.empty()) out.put(o.csv, table.csv());
   if (!o.plot.empty()) out.put(o.plot, table.svg());
+  put_session_picture(o.picture, windows.get(), session,
+                      fmt::format("{}: {} {} on {}, sizes {}", cfg.name, o.op, o.algo, o.group, o.sizes), out);
   out.commit();
   return ok ? 0 : 1;
 }
@@ -176,7 +184,9 @@ void add_collective(CLI::App& app, Action& action) {
                   "emulated beside LIBRA's estimate)");
   sub->footer("Algorithms of each --op (reports use the first name):\n" + sw::algorithms_help());
   add_quiet_option(sub, o->quiet);
-  sub->callback([o, root, micro, &action] {
+  auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over every collective run");
+  sub->callback([o, root, micro, windows, &action] {
+    o->picture.window_given = windows->count() > 0;
     o->root_given = root->count() > 0;
     o->micro_batches_given = micro->count() > 0;
     action = [o] { return run(*o); };

@@ -7,6 +7,7 @@
 
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
+#include "app/cli/network_picture.h"
 #include "tb/progress.h"
 #include "tb/report/svg_chart.h"
 #include "tb/report_io.h"
@@ -36,6 +37,7 @@ struct TrafficOpts {
   bool quiet = false;
   std::string endpoints = "synthetic";   // traffic only: "nic" drives the real NICs
   int rails = 4;
+  NetworkPictureOpts picture;            // traffic only: --topology-svg, --link-json
 };
 
 void add_common(CLI::App* sub, TrafficOpts& o) {
@@ -134,9 +136,13 @@ void print_errors(const tb::TrafficRunResult& r) {
 int run_traffic_cmd(const TrafficOpts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
   auto files = check_outputs(o);
+  check_network_picture(o.picture, 1, files);
   check_traffic_options(cfg, o);
   const auto rc = run_config(o);
   const bool nic = o.endpoints == "nic";
+  // --link-json: windows over the whole run (the picture's colours are the measured window's).
+  std::unique_ptr<tb::LinkWindows> windows;
+  if (!o.picture.json.empty()) windows = std::make_unique<tb::LinkWindows>(o.picture.window);
   // Load and throughput are per injection port: the node's one endpoint, or each of its NICs.
   const char* port = nic ? "NIC" : "node";
   fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/{}/cycle, {} warm-up + {} "
@@ -146,8 +152,8 @@ int run_traffic_cmd(const TrafficOpts& o) {
   std::fflush(stdout);
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   progress.set_total_cycles(o.warmup + o.measure);   // the drain, usually short, comes on top
-  const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o), &progress)
-                     : tb::run_traffic(cfg, rc, harness_of(o), &progress);
+  const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o), &progress, windows.get())
+                     : tb::run_traffic(cfg, rc, harness_of(o), &progress, windows.get());
   progress.clear();
   fmt::print("  pattern      {}\n", r.pattern_description);
   if (nic) {
@@ -237,6 +243,18 @@ int run_traffic_cmd(const TrafficOpts& o) {
     h.v_max = 1;
     files.put(o.plot, tb::render_heat_map(h));
   }
+  if (windows) files.put(o.picture.json, windows->json().dump(1) + "\n");
+  if (!o.picture.svg.empty()) {
+    std::vector<double> util;
+    for (const auto& l : r.links) util.push_back(l.utilization);
+    tb::TopologyPictureOptions po;
+    po.value_note = "flits/cycle over the measured window, busier direction";
+    // Drawn on a System built like the run's (same rails, so the same link ids).
+    files.put(o.picture.svg, tb::render_topology(cfg, nic ? o.rails : 1, util,
+                                                 fmt::format("{}: {} traffic at {:.2f} flits/{}/cycle", cfg.name,
+                                                             o.pattern, o.load, port),
+                                                 po));
+  }
   files.commit();
   return r.checks_passed ? 0 : 1;
 }
@@ -316,7 +334,11 @@ void add_traffic(CLI::App& app, Action& action) {
   sub->add_option("--rails", o->rails, "NICs per accelerator with --endpoints nic (the topology may "
                                        "have fewer)")
       ->check(CLI::Range(1, 4));
-  sub->callback([o, &action] { action = [o] { return run_traffic_cmd(*o); }; });
+  auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over the measured window");
+  sub->callback([o, windows, &action] {
+    o->picture.window_given = windows->count() > 0;
+    action = [o] { return run_traffic_cmd(*o); };
+  });
 }
 
 void add_sweep(CLI::App& app, Action& action) {

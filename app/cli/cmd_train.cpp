@@ -11,6 +11,7 @@
 #include "sysc/system/system.h"
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
+#include "app/cli/network_picture.h"
 #include "app/cli/run_progress.h"
 #include "app/cli/train_input.h"
 #include "tb/report_io.h"
@@ -26,6 +27,7 @@ struct Opts {
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   bool quiet = false;
+  NetworkPictureOpts picture;   // --topology-svg, --link-json: over every emulated step
 };
 
 std::string group_text(const sw::StepFigure& f) {
@@ -63,6 +65,7 @@ int run(const Opts& o) {
   const auto cfg = sysc::load_system_config(o.config, o.sets);
   tb::OutputFiles files;
   files.add("--json", o.json);
+  check_network_picture(o.picture, 64, files);
   const sw::TrainingPlan plan = load_training_plan(o.input);
   sw::check_plan_sizes(plan);
   sw::SessionConfig sc;
@@ -73,7 +76,10 @@ int run(const Opts& o) {
   check_memory("--workload (its largest collective, " + format_bytes(sc.max_bytes) + ")", need.total(), need.detail());
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   sc.progress = progress_hook(progress);
+  const auto windows = make_link_windows(o.picture);
+  hook_session(windows.get(), sc);
   sw::CollectiveSession session(cfg, sc);
+  if (windows) windows->attach(session.system());
   const sw::Placement placement = sw::place(session.system(), plan.par);
   const sw::TrainOptions topt = train_options(o.input);
   sw::check_plan(cfg, plan, placement, topt);
@@ -117,6 +123,8 @@ int run(const Opts& o) {
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);
     files.put(o.json, j.dump(1) + "\n");
   }
+  put_session_picture(o.picture, windows.get(), session, fmt::format("{}: one iteration of {}", cfg.name, plan.name),
+                      files);
   files.commit();
   return r.ok ? 0 : 1;
 }
@@ -133,7 +141,11 @@ void add_train(CLI::App& app, Action& action) {
   add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "write every step's figures and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
-  sub->callback([o, &action] { action = [o] { return run(*o); }; });
+  auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over every emulated step");
+  sub->callback([o, windows, &action] {
+    o->picture.window_given = windows->count() > 0;
+    action = [o] { return run(*o); };
+  });
 }
 
 }  // namespace hxemu::cli

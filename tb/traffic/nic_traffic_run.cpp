@@ -16,6 +16,7 @@
 #include "tb/traffic/nic_traffic_host.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
+#include "tb/stats/link_windows.h"
 #include "tb/watchdog.h"
 
 namespace hxemu::tb {
@@ -35,7 +36,8 @@ std::uint64_t total(const sysc::System& sys, const std::vector<NicTrafficHost*>&
 }  // namespace
 
 TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                                 int rails, sysc::HarnessFactory harness, Progress* progress) {
+                                 int rails, sysc::HarnessFactory harness, Progress* progress,
+                                 LinkWindows* windows) {
   TrafficRunResult res;
   res.cfg = cfg;
   res.endpoints = "nic";
@@ -100,6 +102,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   }
   auto h = harness(sys);
   res.harness = h->name();
+  if (windows) windows->attach(sys);
 
   // Watchdog: no flit moved for stall_cycles while anything is still to deliver.
   std::uint64_t last_moved = ~0ull, last_progress = 0;
@@ -122,7 +125,11 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   auto advance_to = [&](std::uint64_t target) {
     while (!deadlocked && net.now() < target) {
       const std::uint64_t step = std::min<std::uint64_t>(32, target - net.now());
-      h->run(step);
+      if (windows) {
+        windows->run(net.now(), step, [&](std::uint64_t k) { h->run(k); });   // cut at window edges
+      } else {
+        h->run(step);
+      }
       if (progress) progress->cycles(net.now());
       deadlocked = stuck();
     }
@@ -133,6 +140,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
 
   phase("warm-up");
   advance_to(plan.w0);
+  if (windows) windows->before_counter_reset();
   net.reset_link_counters();
   net.reset_stall_counters();
   if (!deadlocked && cfg.fault != TrafficRunConfig::Fault::kNone) {
@@ -191,6 +199,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   }
   res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   res.cycles = net.now();
+  if (windows) windows->finish(net.now());
   res.block_ticks = sysc::Ranks::sum(net.ticks_done());
   res.block_ticks_skipped = sysc::Ranks::sum(net.ticks_skipped());
 

@@ -20,8 +20,9 @@
 namespace hxemu::tb {
 
 // `rails`: NICs per accelerator (the topology may have fewer: a fat tree has one per plane).
+// `windows` (optional): per-link counters over time windows of the whole run, as for run_traffic.
 TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
                                  int rails = 4, sysc::HarnessFactory harness = sysc::make_plain_harness,
-                                 Progress* progress = nullptr);
+                                 Progress* progress = nullptr, LinkWindows* windows = nullptr);
 
 }  // namespace hxemu::tb

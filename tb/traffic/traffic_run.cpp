@@ -14,6 +14,7 @@
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
+#include "tb/stats/link_windows.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::tb {
@@ -65,7 +66,7 @@ std::string port_label(const sysc::System& sys, sysc::PortRef p) {
 }  // namespace
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             sysc::HarnessFactory harness, Progress* progress) {
+                             sysc::HarnessFactory harness, Progress* progress, LinkWindows* windows) {
   TrafficRunResult res;
   res.cfg = cfg;
   TrafficSystem ts(sys_cfg, harness);
@@ -90,6 +91,10 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
   net.set_head_observer(&tap);
+  if (windows) {
+    windows->attach(sys);
+    ts.set_link_windows(windows);
+  }
 
   const std::uint64_t w0 = cfg.warmup, w1 = cfg.warmup + cfg.measure;
   std::vector<std::uint64_t> rx_at_w0(n), rx_at_w1(n);
@@ -164,6 +169,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   advance_to(w0);
   if (!deadlocked) {
     rx_at_w0 = ts.flits_received();
+    if (windows) windows->before_counter_reset();
     net.reset_link_counters();
     net.reset_stall_counters();
     plant_link_fault();
@@ -230,6 +236,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const auto t_end = std::chrono::steady_clock::now();
   res.wall_seconds = std::chrono::duration<double>(t_end - t_start).count();
   res.cycles = ts.now();
+  if (windows) windows->finish(ts.now());
   res.block_ticks = sysc::Ranks::sum(net.ticks_done());
   res.block_ticks_skipped = sysc::Ranks::sum(net.ticks_skipped());
 

@@ -134,9 +134,12 @@ void judge_saturation(TrafficRunResult& r, const SaturationRule& rule);
 void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64_t>& window_link_flits,
                           double window, TrafficRunResult& res);
 
-// progress (optional): phases and cycles of the run are reported to it.
+class LinkWindows;   // tb/stats/link_windows.h
+
+// progress (optional): phases and cycles of the run are reported to it. windows (optional): per
+// link counters over time windows of the whole run (warm-up to drained), finished at its end.
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
                              sysc::HarnessFactory harness = sysc::make_plain_harness,
-                             Progress* progress = nullptr);
+                             Progress* progress = nullptr, LinkWindows* windows = nullptr);
 
 }  // namespace hxemu::tb
