@@ -2,10 +2,14 @@
 // configuration's design point -- each distinct block (router, switch, NIC) synthesized with Yosys'
 // generic `synth`, its cells and flip-flops, how many the system builds, and the system's total
 // (docs/area.md). Results are cached, so a repeated run starts no Yosys. `make synth` is this command.
-#include <fmt/core.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
+
+#include <fmt/core.h>
 
 #include "app/cli/commands.h"
 #include "app/commands/area.h"
@@ -22,6 +26,7 @@ struct Opts {
   std::vector<std::string> sets;
   int rails = 4;
   int timeout = 3600;
+  double max_memory_gib = 0;
   bool list = false, refresh = false, flat = false, quiet = false;
 };
 
@@ -54,6 +59,7 @@ int run(const Opts& o) {
     app::AreaOptions ao;
     ao.rtl_dir = o.rtl;
     ao.timeout_s = o.timeout;
+    ao.max_memory = static_cast<std::uint64_t>(o.max_memory_gib * (1ull << 30));
     ao.refresh = o.refresh;
     ao.flat = o.flat;
     if (!o.quiet) ao.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
@@ -151,11 +157,17 @@ void add_area(CLI::App& app, Action& action) {
   sub->add_flag("--list", o->list, "only list the blocks, their parameters and counts (no synthesis)");
   sub->add_option("--timeout", o->timeout, "seconds one Yosys run may take (0: no limit)")
       ->check(CLI::Range(0, 7 * 24 * 3600));
+  // Half the machine's memory by default: a design point too large fails in Yosys, not in the
+  // processes sharing the machine.
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  o->max_memory_gib = pages > 0 && page > 0 ? std::max(1.0, std::floor(static_cast<double>(pages) * page / 2 / (1ull << 30))) : 0;
+  sub->add_option("--max-memory", o->max_memory_gib, "GiB of address space one Yosys run may take (0: no limit)")
+      ->check(finite_range(0, 1 << 20));
   sub->add_option("--rtl", o->rtl, "the RTL folder (default: rtl/ of the source tree hxemu was built from)");
   sub->add_flag("--refresh", o->refresh, "synthesize again even when the cache has a block");
   sub->add_flag("--flat", o->flat,
-                "flatten the VC buffers too (the plain `synth -flatten`; slow and memory-hungry at many "
-                "VCs x slots)");
+                "plain `synth -flatten` (the VC buffers flattened too, resource sharing on): slow and "
+                "memory-hungry at many ports, VCs or slots (docs/area.md)");
   sub->add_flag("--quiet,-q", o->quiet, "no progress lines on stderr");
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }

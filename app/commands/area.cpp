@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,8 +77,10 @@ struct ToolRun {
 
 // Runs argv[0] with stdout and stderr into `out_path`; kills it after `timeout_s` seconds (0: no
 // limit). It dies with us (PR_SET_PDEATHSIG): a killed hxemu leaves no Yosys running.
+// `max_bytes` (0: none) caps its address space, so a design point too large for the machine fails
+// in Yosys instead of pushing other processes out of memory.
 ToolRun run_tool(const std::vector<std::string>& argv, const std::string& out_path, int timeout_s,
-                 const std::function<void(double)>& tick) {
+                 std::uint64_t max_bytes, const std::function<void(double)>& tick) {
   ToolRun r;
   const auto start = std::chrono::steady_clock::now();
   const pid_t parent = ::getpid();
@@ -86,6 +89,10 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& out_pa
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
+    if (max_bytes > 0) {
+      const rlimit rl{static_cast<rlim_t>(max_bytes), static_cast<rlim_t>(max_bytes)};
+      ::setrlimit(RLIMIT_AS, &rl);
+    }
     const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
@@ -216,21 +223,26 @@ AreaSynthesizer::AreaSynthesizer(AreaOptions o) : opt_(std::move(o)) {
 
   WorkDir w;
   const std::string out = w.path + "/version";
-  const ToolRun v = run_tool({yosys_, "-V"}, out, 60, nullptr);
+  const ToolRun v = run_tool({yosys_, "-V"}, out, 60, 0, nullptr);
   yosys_version_ = slurp(out);
   while (!yosys_version_.empty() && (yosys_version_.back() == '\n' || yosys_version_.back() == '\r')) yosys_version_.pop_back();
   if (v.status != 0 || yosys_version_.empty()) throw SynthToolMissing("area: '" + yosys_ + " -V' failed; reinstall it with `make deps-synth`");
 }
 
 std::string AreaSynthesizer::recipe() const {
-  // As scripts/lint.sh elaborates, then Yosys' generic `synth`. The VC buffers (the bulk of every
-  // block: V x D flits per input port) are synthesized once and counted per instance instead of
-  // flattened into the block: they take only data and pointers from outside, so flattening would
-  // fold nothing into them, and it costs time and memory in proportion to the ports (8 ports x 12
-  // VCs x 32 flits is millions of cells). Measured on the board router at NL=1 V=2 and V=8, D=8:
-  // the same flip-flops and within 0.1% of the cells of a fully flat synthesis (docs/area.md).
-  std::string keep = opt_.flat ? "" : "setattr -mod -set keep_hierarchy 1 hx_vc_buffer $paramod*hx_vc_buffer; ";
-  return "hierarchy -top TOP; " + keep + "synth -flatten -top TOP; stat -top TOP";
+  // --flat: what scripts/synth.sh ran before this command existed.
+  if (opt_.flat) return "hierarchy -top TOP; synth -flatten -top TOP; stat -top TOP";
+  // As scripts/lint.sh elaborates, then Yosys' generic `synth`, with two differences that keep the
+  // large design points within minutes and a few GB (docs/area.md has the measurements):
+  // - The VC buffers (the bulk of every block: V x D flits per input port) are synthesized once and
+  //   counted per instance instead of flattened into the block. They take only data and pointers
+  //   from outside, so flattening would fold nothing into them; it only multiplies the work by the
+  //   ports. Board router NL=1 D=8: the same flip-flops, cells within 0.06% (V=2 and V=8).
+  // - No SAT-based resource sharing (-noshare): across a flattened 16-port switch's 48 route
+  //   computers it ran 9 minutes into 15 GB without finishing. Its gain where it finishes: 3 of
+  //   105,295 cells on the board router NL=1 V=2 D=8, 102 of 60,771 (0.17%) on a switch K=4 V=3 D=2.
+  return "hierarchy -top TOP; setattr -mod -set keep_hierarchy 1 hx_vc_buffer $paramod*hx_vc_buffer; "
+         "synth -noshare -flatten -top TOP; stat -top TOP";
 }
 
 std::string AreaSynthesizer::cache_path(const sysc::AreaBlock& b) const {
@@ -297,7 +309,7 @@ SynthResult AreaSynthesizer::run_yosys(const sysc::AreaBlock& b) const {
 
   const std::string what = b.top + " " + b.param_text();
   const ToolRun t = run_tool({yosys_, "-q", "-l", w.path + "/yosys.log", "-s", w.path + "/synth.ys"},
-                             w.path + "/out", opt_.timeout_s, [&](double s) {
+                             w.path + "/out", opt_.timeout_s, opt_.max_memory, [&](double s) {
                                if (opt_.progress) opt_.progress(fmt::format("area:   {}: still synthesizing, {:.0f} s", what, s));
                              });
   const std::string log = slurp(w.path + "/yosys.log");
@@ -306,8 +318,14 @@ SynthResult AreaSynthesizer::run_yosys(const sysc::AreaBlock& b) const {
                                          what, opt_.timeout_s));
   }
   if (t.status != 0) {
-    throw std::runtime_error(fmt::format("area: Yosys failed on {} (exit status {}); the end of its output:\n{}{}", what,
-                                         t.status, tail_lines(slurp(w.path + "/out"), 10), tail_lines(log, 10)));
+    const std::string out = slurp(w.path + "/out");
+    const bool memory = out.find("bad_alloc") != std::string::npos || out.find("out of memory") != std::string::npos;
+    throw std::runtime_error(fmt::format("area: Yosys failed on {} (exit status {}){}; the end of its output:\n{}{}",
+                                         what, t.status,
+                                         memory ? fmt::format(", out of memory within the {:.1f} GiB of --max-memory",
+                                                              static_cast<double>(opt_.max_memory) / (1 << 30))
+                                                : "",
+                                         tail_lines(out, 10), tail_lines(log, 10)));
   }
   SynthResult r;
   try {

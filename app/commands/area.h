@@ -4,6 +4,7 @@
 // repeated run starts no Yosys and any change to the RTL synthesizes again.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -33,6 +34,7 @@ struct AreaOptions {
   std::string rtl_dir;       // the RTL sources (*.sv under it, includes in its common/); "" default
   std::string cache_dir;     // "" default: $HXEMU_AREA_CACHE, $XDG_CACHE_HOME/hxemu/area, ~/.cache/hxemu/area
   int timeout_s = 3600;      // per Yosys run; 0 = none
+  std::uint64_t max_memory = 0;   // bytes of address space per Yosys run; 0 = no limit
   bool refresh = false;      // synthesize even when the cache has the block
   bool flat = false;         // flatten everything (slower; see recipe())
   std::function<void(const std::string&)> progress;   // progress lines (stderr)

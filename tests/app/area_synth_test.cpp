@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -49,6 +51,13 @@ int run_shell(const std::string& cmd, std::string& out) {
 TEST(AreaSynth, SynthesizesEachBlockThenReadsTheCache) {
   if (!yosys_installed()) GTEST_SKIP() << "yosys not installed (make deps-synth)";
   TempDir dir;
+  // TempDir removes files and empty folders; the cache and the RTL copy are folders with files.
+  struct RemoveTrees {
+    std::vector<std::string> paths;
+    ~RemoveTrees() {
+      for (const auto& p : paths) std::filesystem::remove_all(p);
+    }
+  } trees{{dir.file("cache"), dir.file("rtl")}};
   const std::string cfg = dir.write("tiny.json", kTinyMesh);
   const std::string cache = "HXEMU_AREA_CACHE=" + dir.file("cache");
   const std::vector<std::string> args = {"area", "--config", cfg, "--rails", "1", "--json"};
@@ -100,7 +109,18 @@ TEST(AreaSynth, SynthesizesEachBlockThenReadsTheCache) {
   EXPECT_TRUE(s.at("blocks")[0].at("cached").get<bool>());
 
   // A change to the RTL is a new digest, so the cache does not answer for it: a copy of the RTL
-  // with one comment more synthesizes again (only checked to the point of starting Yosys).
+  // with one comment more starts Yosys again (here stopped by a 1-second --timeout: exit status 1,
+  // nothing cached).
+  const std::string rtl = dir.file("rtl");
+  std::filesystem::copy(std::string(HX_SOURCE_DIR) + "/rtl", rtl, std::filesystem::copy_options::recursive);
+  std::ofstream(rtl + "/router/hx_vc_buffer.sv", std::ios::app) << "// changed\n";
+  auto third_args = args;
+  for (const char* x : {"third.json"}) third_args.push_back(dir.file(x));
+  for (const std::string x : {"--rtl", rtl.c_str(), "--timeout", "1"}) third_args.push_back(x);
+  const RunResult third = run_hxemu(third_args, {cache}, 120);
+  EXPECT_EQ(third.status, 1) << third.out << third.err;
+  EXPECT_NE(third.err.find("area: synthesizing hx_board_router"), std::string::npos) << third.err;
+  EXPECT_NE(third.err.find("within 1 s (--timeout)"), std::string::npos) << third.err;
 }
 
 }  // namespace
