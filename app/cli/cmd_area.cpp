@@ -53,6 +53,9 @@ int run(const Opts& o) {
   j["rails"] = plan.rails;
 
   std::vector<app::SynthResult> res(plan.blocks.size());
+  // A block Yosys could not synthesize (time, memory) leaves the others' figures standing; the
+  // total is then incomplete and the exit status 1.
+  std::vector<std::string> failed(plan.blocks.size());
   // Yosys and the RTL are checked before anything is printed.
   std::unique_ptr<app::AreaSynthesizer> synthesizer;
   if (!o.list) {
@@ -83,10 +86,17 @@ int run(const Opts& o) {
       for (std::size_t k = 0; k < i && !same; ++k) {
         if (plan.blocks[k].top == plan.blocks[i].top && plan.blocks[k].params == plan.blocks[i].params) {
           res[i] = res[k];
+          failed[i] = failed[k];
           same = true;
         }
       }
-      if (!same) res[i] = synth.synthesize(plan.blocks[i]);
+      if (same) continue;
+      try {
+        res[i] = synth.synthesize(plan.blocks[i]);
+      } catch (const std::runtime_error& e) {
+        failed[i] = e.what();
+        fmt::print(stderr, "hxemu: error: {}\n", e.what());
+      }
     }
   }
 
@@ -100,7 +110,10 @@ int run(const Opts& o) {
     nlohmann::json bj = block_json(b);
     total_blocks += b.count;
     fmt::print("{:<17} {:<16} {:<34} {:>7}", b.role, b.top, b.param_text(), b.count);
-    if (!o.list) {
+    if (!o.list && !failed[i].empty()) {
+      fmt::print(" {:>10} {:>10} {:>14} {:>14} {:>9}", "-", "-", "-", "-", "failed");
+      bj["error"] = failed[i];
+    } else if (!o.list) {
       const auto& r = res[i];
       total_cells += r.cells * b.count;
       total_ffs += r.flip_flops * b.count;
@@ -118,12 +131,17 @@ int run(const Opts& o) {
     j["blocks"].push_back(bj);
   }
   fmt::print("{:<17} {:<16} {:<34} {:>7}", "system total", "", "", total_blocks);
-  if (!o.list) fmt::print(" {:>10} {:>10} {:>14} {:>14}", "", "", total_cells, total_ffs);
+  const bool complete = std::all_of(failed.begin(), failed.end(), [](const std::string& f) { return f.empty(); });
+  if (!o.list) {
+    fmt::print(" {:>10} {:>10} {:>14} {:>14}", "", "", total_cells, total_ffs);
+    if (!complete) fmt::print(" {:>9}", "partial");
+  }
   fmt::print("\n");
   j["total"] = {{"blocks", total_blocks}};
   if (!o.list) {
     j["total"]["cells"] = total_cells;
     j["total"]["flip_flops"] = total_ffs;
+    j["total"]["complete"] = complete;   // false: the blocks that failed are not in the sums
   }
   // What the emulator runs differently: a verilated variant with spare VCs or slots (unused).
   for (const auto& b : plan.blocks) {
@@ -138,7 +156,7 @@ int run(const Opts& o) {
     files.put(o.json, j.dump(2) + "\n");
   }
   files.commit();
-  return 0;
+  return complete ? 0 : 1;
 }
 
 }  // namespace

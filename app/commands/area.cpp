@@ -318,14 +318,16 @@ SynthResult AreaSynthesizer::run_yosys(const sysc::AreaBlock& b) const {
                                          what, opt_.timeout_s));
   }
   if (t.status != 0) {
+    // With -q Yosys prints only warnings and the error; the log's end says where it stopped.
     const std::string out = slurp(w.path + "/out");
     const bool memory = out.find("bad_alloc") != std::string::npos || out.find("out of memory") != std::string::npos;
-    throw std::runtime_error(fmt::format("area: Yosys failed on {} (exit status {}){}; the end of its output:\n{}{}",
-                                         what, t.status,
-                                         memory ? fmt::format(", out of memory within the {:.1f} GiB of --max-memory",
-                                                              static_cast<double>(opt_.max_memory) / (1 << 30))
-                                                : "",
-                                         tail_lines(out, 10), tail_lines(log, 10)));
+    if (memory) {
+      throw std::runtime_error(fmt::format(
+          "area: Yosys ran out of memory on {} after {:.0f} s, within the {:.1f} GiB of --max-memory; nothing cached",
+          what, t.seconds, static_cast<double>(opt_.max_memory) / (1 << 30)));
+    }
+    throw std::runtime_error(fmt::format("area: Yosys failed on {} (exit status {}); the end of its output:\n{}{}",
+                                         what, t.status, tail_lines(out, 5), tail_lines(log, 5)));
   }
   SynthResult r;
   try {

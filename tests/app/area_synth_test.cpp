@@ -79,6 +79,7 @@ TEST(AreaSynth, SynthesizesEachBlockThenReadsTheCache) {
     total += b.at("cells").get<long long>() * b.at("count").get<long long>();
   }
   EXPECT_EQ(a.at("total").at("cells").get<long long>(), total);
+  EXPECT_TRUE(a.at("total").at("complete").get<bool>());
   EXPECT_EQ(a.at("blocks")[0].at("param_text"), "NL=1 V=1 D=2 W=256");
   EXPECT_NE(first.err.find("area: synthesizing hx_board_router"), std::string::npos) << first.err;
 
@@ -109,8 +110,8 @@ TEST(AreaSynth, SynthesizesEachBlockThenReadsTheCache) {
   EXPECT_TRUE(s.at("blocks")[0].at("cached").get<bool>());
 
   // A change to the RTL is a new digest, so the cache does not answer for it: a copy of the RTL
-  // with one comment more starts Yosys again (here stopped by a 1-second --timeout: exit status 1,
-  // nothing cached).
+  // with one comment more starts Yosys again (here stopped by a 1-second --timeout: every block
+  // reported failed, the total incomplete, exit status 1, nothing cached).
   const std::string rtl = dir.file("rtl");
   std::filesystem::copy(std::string(HX_SOURCE_DIR) + "/rtl", rtl, std::filesystem::copy_options::recursive);
   std::ofstream(rtl + "/router/hx_vc_buffer.sv", std::ios::app) << "// changed\n";
@@ -121,6 +122,13 @@ TEST(AreaSynth, SynthesizesEachBlockThenReadsTheCache) {
   EXPECT_EQ(third.status, 1) << third.out << third.err;
   EXPECT_NE(third.err.find("area: synthesizing hx_board_router"), std::string::npos) << third.err;
   EXPECT_NE(third.err.find("within 1 s (--timeout)"), std::string::npos) << third.err;
+  EXPECT_NE(third.out.find("failed"), std::string::npos) << third.out;
+  const auto c = nlohmann::json::parse(slurp(dir.file("third.json")));
+  EXPECT_FALSE(c.at("total").at("complete").get<bool>());
+  for (const auto& blk : c.at("blocks")) {
+    EXPECT_NE(blk.at("error").get<std::string>().find("--timeout"), std::string::npos);
+    EXPECT_FALSE(blk.contains("cells"));
+  }
 }
 
 }  // namespace
