@@ -657,9 +657,7 @@ std::string render_heat_map(const HeatMap& h) {
 
   std::string out = svg_header(width, height, h.title);
   out += "<defs>\n<linearGradient id=\"hx-viridis\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
-  for (std::size_t i = 0; i < kViridis.size(); ++i)
-    out += "<stop offset=\"" + fmt_fixed(static_cast<double>(i) / (kViridis.size() - 1), 2) +
-           "\" stop-color=\"" + hex_colour(kViridis[i]) + "\"/>\n";
+  out += viridis_gradient_stops();
   out += "</linearGradient>\n</defs>\n";
   out += svg_text(width / 2, 28, "middle", h.title, "font-size=\"16\" font-weight=\"bold\"");
 
@@ -731,6 +729,17 @@ std::string render_heat_map(const HeatMap& h) {
   }
   out += "</g>\n";
   return out + "</svg>\n";
+}
+
+std::string viridis_colour(double t) { return viridis(t); }
+
+std::string viridis_gradient_stops() {
+  std::string out;
+  for (std::size_t i = 0; i < kViridis.size(); ++i) {
+    out += "<stop offset=\"" + fmt_fixed(static_cast<double>(i) / (kViridis.size() - 1), 2) +
+           "\" stop-color=\"" + hex_colour(kViridis[i]) + "\"/>\n";
+  }
+  return out;
 }
 
 }  // namespace hxemu::tb

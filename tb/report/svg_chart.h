@@ -76,4 +76,10 @@ struct HeatMap {
 // ticks over [v_min, v_max] (swapped if reversed, the data's range if not finite).
 std::string render_heat_map(const HeatMap& h);
 
+// The colour scale the heat map and the topology picture (tb/report/topology_svg.h) share:
+// viridis at t in [0, 1] (clamped; non-finite = 0) as "#RRGGBB", and its stops as the <stop>
+// elements of an SVG linearGradient (offsets 0, 0.1, ..., 1).
+std::string viridis_colour(double t);
+std::string viridis_gradient_stops();
+
 }  // namespace hxemu::tb

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sysc/dist/ghost_block.h"
+#include "tb/report/svg_chart.h"
 #include "tb/report/topology_layout.h"
 #include "tb/stats/link_windows.h"
 
@@ -74,28 +75,6 @@ std::string esc(const std::string& s) {
 std::string text(double x, double y, const std::string& s, const char* anchor, double size, const char* fill) {
   return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + anchor + "\" font-size=\"" + num(size) +
          "\" fill=\"" + fill + "\">" + esc(s) + "</text>\n";
-}
-
-// Viridis at 0, 0.1, ..., 1 (the same stops as the heat map's colour bar), linearly interpolated.
-constexpr std::array<std::array<int, 3>, 11> kViridis = {{{68, 1, 84}, {72, 36, 117}, {65, 68, 135}, {53, 95, 141},
-                                                          {42, 120, 142}, {33, 145, 140}, {34, 168, 132},
-                                                          {68, 191, 112}, {122, 209, 81}, {189, 223, 38},
-                                                          {253, 231, 37}}};
-
-std::string hex(const std::array<int, 3>& c) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02X%02X%02X", c[0], c[1], c[2]);
-  return buf;
-}
-
-std::string viridis(double t) {
-  t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0);
-  const double pos = t * (kViridis.size() - 1);
-  const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(pos), kViridis.size() - 2);
-  const double f = pos - static_cast<double>(i);
-  std::array<int, 3> c{};
-  for (int k = 0; k < 3; ++k) c[k] = static_cast<int>(std::lround(kViridis[i][k] + f * (kViridis[i + 1][k] - kViridis[i][k])));
-  return hex(c);
 }
 
 // The network is drawn on a dark panel: idle links (viridis' dark end) recede and busy ones (its
@@ -211,7 +190,7 @@ std::string render_topology(const sysc::System& sys, const std::vector<double>& 
     if (coloured) {
       tip += ": " + fraction(u_of(w->link)) + ", " + b + " -> " + a + ": " + fraction(u_of(w->link + 1)) + " flits/cycle";
     }
-    const std::string colour = coloured ? viridis(pair_u(w->link) / scale) : kStructure;
+    const std::string colour = coloured ? viridis_colour(pair_u(w->link) / scale) : kStructure;
     o += "<path class=\"link " + std::string(sysc::link_class_name(info.cls)) + "\" data-link=\"" +
          std::to_string(w->link) + "\" d=\"";
     for (std::size_t i = 0; i < w->pts.size(); ++i) {
@@ -242,10 +221,7 @@ std::string render_topology(const sysc::System& sys, const std::vector<double>& 
   if (coloured) {
     const double bar_w = 260, bar_h = 12;
     o += "<defs>\n<linearGradient id=\"hx-topology-viridis\" x1=\"0\" y1=\"0\" x2=\"1\" y2=\"0\">\n";
-    for (std::size_t i = 0; i < kViridis.size(); ++i) {
-      o += "<stop offset=\"" + num(static_cast<double>(i) / (kViridis.size() - 1)) + "\" stop-color=\"" +
-           hex(kViridis[i]) + "\"/>\n";
-    }
+    o += viridis_gradient_stops();
     o += "</linearGradient>\n</defs>\n";
     o += "<g class=\"colour-bar\">\n";
     o += "<rect x=\"" + num(kMargin) + "\" y=\"" + num(ly) + "\" width=\"" + num(bar_w) + "\" height=\"" + num(bar_h) +
