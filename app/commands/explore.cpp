@@ -111,12 +111,11 @@ ExploreResult run_explore(const ExploreOptions& opt, const sw::TrainingPlan& pla
   for (auto& p : r.points) {
     if (!p.emulate || p.done) continue;
     if (hook) hook(p.split.label, index++, count);
-    const auto plan_cfg = p.split.cfg;
     sw::SessionConfig sc;
     sc.max_bytes = sw::plan_max_bytes(plan);
     sc.seed = opt.seed;
     sc.harness = opt.harness;
-    sw::CollectiveSession session(plan_cfg, sc);
+    sw::CollectiveSession session(p.split.cfg, sc);
     const auto placement = sw::place(session.system(), plan.par);
     const auto t = sw::run_training(session, plan, placement, opt.train);
     p.done = true;

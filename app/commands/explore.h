@@ -33,7 +33,6 @@ struct ExploreOptions {
   sw::TrainOptions train;
   sysc::HarnessFactory harness = sysc::make_plain_harness;
   std::string json;            // the resumable result file ("" : none)
-  bool area = false;           // synthesize each split's blocks (cached) for the area column
 };
 
 struct ExplorePoint {
@@ -46,7 +45,7 @@ struct ExplorePoint {
   std::uint64_t wrong = 0;
   double wall_seconds = 0;
   std::vector<std::string> errors;   // the training run's (a failed data check, a stall)
-  long long area_cells = -1;   // -1: not synthesized
+  long long area_cells = -1;   // -1: not synthesized (explore does not run Yosys yet: docs/explore.md)
   double emulated_rank = 0, perf_per_cost_rank = 0;
   bool pareto = false;
 };
