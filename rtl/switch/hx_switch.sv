@@ -15,7 +15,12 @@ module hx_switch #(
   parameter int DDOWN = D,
   parameter int W     = 256,
   parameter int PW    = (K > 1) ? $clog2(K) : 1,
-  parameter int VW    = (V > 1) ? $clog2(V) : 1
+  parameter int VW    = (V > 1) ? $clog2(V) : 1,
+  // Route computers built per input: bit 0 tree (hx_route_tree), bit 1 Dragonfly
+  // (hx_route_dragonfly), bit 2 multidim (hx_route_multidim). The emulator's variants build all
+  // three so one model per radix serves every kind_i; a chip built for one role needs only its own
+  // (hxemu area synthesizes that one). A head whose kind_i has no route computer goes to port 0.
+  parameter int ROUTES = 7
 ) (
   input  logic            clk_i,
   input  logic            rst_i,
@@ -74,6 +79,21 @@ module hx_switch #(
   assign dragonfly = kind_i == 3'd3;
   assign multidim = kind_i == 3'd4;
 
+  // A build without some route computer (ROUTES) does not read its set-up inputs; they stay ports so
+  // every build has one interface. Verilator does not report signals named unused_*.
+  if ((ROUTES & 1) == 0) begin : gen_tree_unused
+    logic unused_tree;
+    assign unused_tree = ^{level_i, index_i, down_log2_i, up_ports_i, up_hash_i, md_dim_i, dims_i, ready_vcs};
+  end
+  if ((ROUTES & 2) == 0) begin : gen_df_unused
+    logic unused_df;
+    assign unused_df = ^{adaptive_i, ugal_thresh_i, down_log2_i, dims_i, pos_i, out_credits};
+  end
+  if ((ROUTES & 4) == 0) begin : gen_md_unused
+    logic unused_md;
+    assign unused_md = ^{md_kinds_i, md_lanes_i, md_base_i, md_order_i, dims_i, pos_i, ready_vcs};
+  end
+
   for (genvar p = 0; p < K; p++) begin : gen_rc
     logic [1:0]    in_class;
     logic          head;
@@ -81,6 +101,7 @@ module hx_switch #(
     logic [1:0]    tree_class, df_class, md_class;
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     assign head = in_valid_i[p] && in_head_i[p];
+    if ((ROUTES & 1) != 0) begin : gen_tree
     hx_route_tree #(.P(K), .V(V), .PW(PW), .CLW(2)) u_rc (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
@@ -100,6 +121,11 @@ module hx_switch #(
       .port_o      (tree_port),
       .class_o     (tree_class)
     );
+    end else begin : gen_no_tree
+      assign tree_port  = '0;
+      assign tree_class = '0;
+    end
+    if ((ROUTES & 2) != 0) begin : gen_df
     hx_route_dragonfly #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_df (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
@@ -118,6 +144,11 @@ module hx_switch #(
       .port_o      (df_port),
       .class_o     (df_class)
     );
+    end else begin : gen_no_df
+      assign df_port  = '0;
+      assign df_class = '0;
+    end
+    if ((ROUTES & 4) != 0) begin : gen_md
     hx_route_multidim #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_md (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
@@ -137,6 +168,10 @@ module hx_switch #(
       .port_o      (md_port),
       .class_o     (md_class)
     );
+    end else begin : gen_no_md
+      assign md_port  = '0;
+      assign md_class = '0;
+    end
     assign rt_port[p*PW +: PW] = dragonfly ? df_port : multidim ? md_port : tree_port;
     assign rt_class[p*2 +: 2]  = dragonfly ? df_class : multidim ? md_class : tree_class;
   end

@@ -36,6 +36,9 @@ std::string variant_text(int vcs, int slots, int want_vcs, int want_slots) {
   return "V=" + std::to_string(vcs) + " D=" + std::to_string(slots);
 }
 
+// hx_switch's ROUTES bits.
+constexpr int kTreeRoutes = 1, kDragonflyRoutes = 2, kMultidimRoutes = 4;
+
 int pow2_at_least(int n) {
   int k = 4;
   while (k < n) k *= 2;
@@ -61,8 +64,14 @@ class PlanBuilder {
     add(std::move(b));
   }
 
-  void switch_block(const std::string& role, int radix, int depth, long long count, const std::string& note) {
-    AreaBlock b{role, "hx_switch", {{"K", radix}, {"V", vcs_}, {"D", depth}, {"W", c_.flit_bits}}, count, note, ""};
+  // `routes`: the route computers the block's role needs (hx_switch's ROUTES: 1 tree, 2 Dragonfly,
+  // 4 multidim). The verilated variant carries all three so that one model per radix serves every
+  // role; a switch chip built for one role would not, and at 16 ports the unused two are most of the
+  // route logic (48 route computers; Yosys ran out of memory on them, docs/area.md).
+  void switch_block(const std::string& role, int routes, int radix, int depth, long long count,
+                    const std::string& note) {
+    AreaBlock b{role, "hx_switch", {{"K", radix}, {"V", vcs_}, {"D", depth}, {"W", c_.flit_bits}, {"ROUTES", routes}},
+                count, note, ""};
     const int slots = variant_slots(switch_variants(), [&](const ModelVariant& v) {
       return v.ports == radix && v.vcs == model_vcs_ && v.flit_bits == c_.flit_bits;
     }, depth);
@@ -114,7 +123,7 @@ void plan_hxmesh_or_torus(const SystemConfig& c, PlanBuilder& p) {
     long long switches = 0;
     if (y > 1) switches += 1LL * x * a * tree_shape(2 * y, c.radix, c.up_ports).switches();   // row trees
     if (x > 1) switches += 1LL * y * b * tree_shape(2 * x, c.radix, c.up_ports).switches();   // column trees
-    p.switch_block("tree switch", c.radix, c.cable_depth, switches, "");
+    p.switch_block("tree switch", kTreeRoutes, c.radix, c.cable_depth, switches, "");
   }
 }
 
@@ -125,12 +134,12 @@ void plan_multidim(const SystemConfig& c, PlanBuilder& p) {
     depth = std::max(depth, d.depth);
   }
   const int radix = pow2_at_least(ports);
-  p.switch_block("NPU router", radix, depth, c.nodes(),
+  p.switch_block("NPU router", kMultidimRoutes, radix, depth, c.nodes(),
                  ports < radix ? std::to_string(ports) + " of " + std::to_string(radix) + " ports used" : "");
   for (const auto& d : c.md_dims) {
     if (d.kind != DimKind::kSwitch) continue;
     const long long trees = 1LL * (c.nodes() / d.size) * d.lanes;   // one tree per group and lane
-    p.switch_block("tree switch", c.radix, d.depth, trees * tree_shape(d.size, c.radix, c.up_ports).switches(),
+    p.switch_block("tree switch", kTreeRoutes, c.radix, d.depth, trees * tree_shape(d.size, c.radix, c.up_ports).switches(),
                    "dimension " + d.name);
   }
 }
@@ -156,11 +165,11 @@ AreaPlan area_plan(const SystemConfig& c, int rails) {
     case Topology::kTorus: plan_hxmesh_or_torus(c, p); break;
     case Topology::kFatTree:
       // Switch inputs face cables or, at the leaves, NICs that inject with cable-depth credits.
-      p.switch_block("tree switch", c.radix, c.cable_depth,
+      p.switch_block("tree switch", kTreeRoutes, c.radix, c.cable_depth,
                      1LL * planes * tree_shape(c.fat_tree_nodes, c.radix, c.up_ports).switches(), "");
       break;
     case Topology::kDragonfly:
-      p.switch_block("Dragonfly router", c.radix, c.cable_depth, 1LL * planes * c.df_groups * c.df_routers, "");
+      p.switch_block("Dragonfly router", kDragonflyRoutes, c.radix, c.cable_depth, 1LL * planes * c.df_groups * c.df_routers, "");
       break;
     case Topology::kMultidim: plan_multidim(c, p); break;
   }

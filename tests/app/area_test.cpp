@@ -76,7 +76,7 @@ TEST(AreaPlan, HammingMeshCountsAreTheTopologyFormulas) {
 TEST(AreaPlan, Hx2mesh64ParametersAreTheEmulatedDesignPoint) {
   const AreaPlan p = sysc::area_plan(load("hx2mesh-64"), 4);
   EXPECT_EQ(find_role(p, "board router")->param_text(), "NL=4 V=12 D=32 W=256");
-  EXPECT_EQ(find_role(p, "tree switch")->param_text(), "K=8 V=12 D=32 W=256");
+  EXPECT_EQ(find_role(p, "tree switch")->param_text(), "K=8 V=12 D=32 W=256 ROUTES=1");
   EXPECT_EQ(find_role(p, "NIC")->param_text(), "V=12 D=8 W=256 MAXP=32 NODES=64");
   // Synthetic traffic's system: one local port.
   EXPECT_EQ(find_role(sysc::area_plan(load("hx2mesh-64"), 1), "board router")->param_text(), "NL=1 V=12 D=32 W=256");
@@ -96,6 +96,7 @@ TEST(AreaPlan, CountsAndPortsMatchWhatSystemBuilds) {
       EXPECT_EQ(p.rails, sys.rails());
       std::map<std::string, long long> built;   // role -> blocks
       std::map<std::string, int> ports;         // role -> ports of its blocks
+      std::map<std::string, int> routes;        // role -> the route computer its kind uses (ROUTES bit)
       for (int blk = 0; blk < sys.net().blocks(); ++blk) {
         std::string role;
         switch (sys.block_kind(blk)) {
@@ -106,6 +107,7 @@ TEST(AreaPlan, CountsAndPortsMatchWhatSystemBuilds) {
             role = kind == sysc::TreeKind::kMultidim ? "NPU router"
                    : kind == sysc::TreeKind::kDragonfly ? "Dragonfly router"
                                                          : "tree switch";
+            routes[role] = kind == sysc::TreeKind::kMultidim ? 4 : kind == sysc::TreeKind::kDragonfly ? 2 : 1;
             break;
           }
         }
@@ -121,6 +123,8 @@ TEST(AreaPlan, CountsAndPortsMatchWhatSystemBuilds) {
         }
         if (b.top == "hx_switch") {
           EXPECT_EQ(ports[b.role], prm.at("K")) << b.role;
+          // Synthesized with only the route computer the blocks of this role use.
+          EXPECT_EQ(routes[b.role], prm.at("ROUTES")) << b.role;
         }
         if (b.top != "hx_nic") {
           // The verilated variant holds at least the VCs the plan synthesizes.
