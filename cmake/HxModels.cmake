@@ -62,4 +62,7 @@ function(hx_add_model prefix)
     INCLUDE_DIRS ${HX_RTL_DIR}/common
     VERILATOR_ARGS ${HX_VERILATOR_ARGS} ${gflags})
   set_property(GLOBAL APPEND PROPERTY HX_MODEL_PREFIXES ${prefix})
+  # What a traced copy of this model is verilated from (cmake/HxTraceVariants.cmake).
+  set_property(GLOBAL PROPERTY HX_MODEL_TOP_${prefix} ${M_TOP})
+  set_property(GLOBAL PROPERTY HX_MODEL_GFLAGS_${prefix} ${gflags})
 endfunction()

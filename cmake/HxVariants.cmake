@@ -7,6 +7,8 @@ set(HX_FLIT_BITS 256 CACHE STRING "payload bits per flit of the verilated models
 set(HX_ROUTER_VCS "2;4;6;8;12" CACHE STRING "VCs per port of the board-router variants")
 set(HX_BUFFER_SLOTS 32 CACHE STRING "buffer slots per VC of the switches and NICs, and the largest board-router variant")
 
+include(${CMAKE_CURRENT_LIST_DIR}/HxTraceVariants.cmake)
+
 set(HX_REGISTRY_INCLUDES "")
 set(HX_BOARD_ROUTER_ENTRIES "")
 set(HX_SWITCH_ENTRIES "")
@@ -19,10 +21,13 @@ function(hx_register_variant table kind ports vcs slots prefix base model args)
   set(HX_REGISTRY_INCLUDES
       "${HX_REGISTRY_INCLUDES}#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n" PARENT_SCOPE)
   string(CONCAT entry
-         "  {{\"${kind}\", ${ports}, ${vcs}, ${HX_FLIT_BITS}, ${slots}}, [] {\n"
+         "  {{\"${kind}\", ${ports}, ${vcs}, ${HX_FLIT_BITS}, ${slots}, \"${prefix}\"}, [] {\n"
          "     return std::unique_ptr<${base}>(new ${model}<${prefix}>(\n"
          "         ${args})); }},\n")
   set(${table} "${${table}}${entry}" PARENT_SCOPE)
+  hx_register_traced_variant(${table} ${kind} ${ports} ${vcs} ${slots} ${prefix} ${base} ${model} "${args}")
+  set(HX_TRACED_REGISTRY_INCLUDES "${HX_TRACED_REGISTRY_INCLUDES}" PARENT_SCOPE)
+  set(HX_TRACED_${table} "${HX_TRACED_${table}}" PARENT_SCOPE)
 endfunction()
 
 # The buffer-slot variants an option asks for, HX_BUFFER_SLOTS always among them, sorted; a value
@@ -70,5 +75,9 @@ endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake)
 
+hx_check_trace_variants()
+
 configure_file(${PROJECT_SOURCE_DIR}/sysc/blocks/model_registry.cpp.in
                ${PROJECT_BINARY_DIR}/generated/model_registry.cpp @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/sysc/trace/traced_registry.cpp.in
+               ${PROJECT_BINARY_DIR}/generated/traced_registry.cpp @ONLY)

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install the Debian packages hxemu needs, only those missing (idempotent). Usage:
-#   scripts/install-deps.sh            build, test and run dependencies
+#   scripts/install-deps.sh            build, test and run dependencies (gtkwave: fst2vcd, with which
+#                                      the waveform tests read --trace files back)
 #   scripts/install-deps.sh synth      also Yosys (for make lint / make synth)
 set -eu
 
 PKGS="cmake g++ make pkg-config zlib1g-dev ccache verilator iverilog libsystemc-dev libboost-dev \
 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev git libopenmpi-dev openmpi-bin \
-libprotobuf-dev protobuf-compiler librsvg2-bin"
+libprotobuf-dev protobuf-compiler librsvg2-bin gtkwave"
 if [ "${1:-}" = "synth" ]; then
   PKGS="$PKGS yosys"
 fi

@@ -15,6 +15,9 @@
 // revision: scripts/build-revision.sh builds one) in the same bench run, alternating which binary
 // goes first, and prints the ratio of the two speeds. Every figure is the median of --repeat runs.
 //
+// Case trace-hx2mesh-16 (app/bench/bench_trace.h): the same traffic run untraced and with one board
+// traced for 1,000 cycles (docs/waveforms.md), both times and their ratio, printed below the table.
+//
 // Exit status: 0 measured (this is a benchmark: no speed is asserted), 1 a run failed, 2 bad input.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -35,6 +38,7 @@
 #include <vector>
 
 #include "app/bench/bench_measure.h"
+#include "app/bench/bench_trace.h"
 
 #ifndef HXEMU_SOURCE_DIR
 #define HXEMU_SOURCE_DIR "."
@@ -328,8 +332,10 @@ int run(const Options& o) {
       cases.push_back(c);
     }
   }
+  const std::string trace_case = "trace-hx2mesh-16";
+  const bool want_trace = o.cases.empty() || std::find(o.cases.begin(), o.cases.end(), trace_case) != o.cases.end();
   for (const auto& name : o.cases) {
-    bool known = false;
+    bool known = name == trace_case;
     for (const auto& c : all_cases()) known = known || c.name == name;
     if (!known) throw std::invalid_argument("--cases: unknown case '" + name + "'");
   }
@@ -365,8 +371,10 @@ int run(const Options& o) {
 
   Bench bench(o, caps, base, mpirun, tmp);
   std::vector<CaseResult> results;
+  hxemu::bench::TraceBench trace;
   try {
     for (const auto& c : cases) results.push_back(bench.run_case(c));
+    if (want_trace) trace = hxemu::bench::run_trace_bench(caps, o.configs, o.repeat, tmp);
   } catch (...) {
     std::remove((tmp + "/run.json").c_str());
     std::remove((tmp + "/run.log").c_str());
@@ -381,11 +389,14 @@ int run(const Options& o) {
   ::rmdir(tmp.c_str());
 
   fmt::print("\n");
-  print_table(results, base.has_value());
-  fmt::print("cyc/s = simulated cycles per wall second of the whole process; Mrc/s = million "
-             "router-cycles/s (routers x cycles / s); x1thr = speed-up over 1 thread; peak MB = "
-             "largest resident size on 1 thread{}\n",
-             base ? "; vs base = 1-thread speed over the baseline binary's" : "");
+  if (!results.empty()) {
+    print_table(results, base.has_value());
+    fmt::print("cyc/s = simulated cycles per wall second of the whole process; Mrc/s = million "
+               "router-cycles/s (routers x cycles / s); x1thr = speed-up over 1 thread; peak MB = "
+               "largest resident size on 1 thread{}\n",
+               base ? "; vs base = 1-thread speed over the baseline binary's" : "");
+  }
+  if (want_trace) print_trace_bench(trace);
   for (const auto& r : results) {
     for (const auto& [mode, s] : r.runs) {
       if (s.cycles_differ) fmt::print("note: {} {}: simulated cycles differ between runs\n", r.c.name, mode_key(mode));
@@ -420,6 +431,7 @@ int run(const Options& o) {
       cs.push_back(c);
     }
     j["cases"] = cs;
+    if (want_trace) j["trace"] = trace.json();
     std::ofstream out(o.json);
     out << j.dump(1) << "\n";
     if (!out) throw std::runtime_error("cannot write " + o.json);
@@ -437,7 +449,8 @@ int main(int argc, char** argv) {
   app.add_option("--baseline", o.baseline, "another hxemu binary to run the same command lines with (single core)");
   app.add_option("--configs", o.configs, "folder of the shipped configurations")->capture_default_str();
   app.add_option("--cases", o.cases,
-                 "cases to run (default all): mesh-8x8, hx2mesh-64, hx4mesh-1024, allreduce-hx2mesh-64")
+                 "cases to run (default all): mesh-8x8, hx2mesh-64, hx4mesh-1024, allreduce-hx2mesh-64, "
+                 "trace-hx2mesh-16")
       ->delimiter(',');
   app.add_option("--repeat", o.repeat, "runs per figure (the median is reported)")
       ->check(CLI::Range(1, 100))

@@ -142,7 +142,9 @@ Capabilities probe(const std::string& hxemu) {
   c.mpi = lower.find("mpi") != std::string::npos && lower.find("without mpi") == std::string::npos &&
           lower.find("no mpi") == std::string::npos && lower.find("mpi: no") == std::string::npos &&
           lower.find("mpi off") == std::string::npos;
-  c.threads = capture_output({hxemu, "traffic", "--help"}).find("--threads") != std::string::npos;
+  const std::string traffic_help = capture_output({hxemu, "traffic", "--help"});
+  c.threads = traffic_help.find("--threads") != std::string::npos;
+  c.trace = traffic_help.find("--trace-cycles") != std::string::npos;
   return c;
 }
 

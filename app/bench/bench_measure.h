@@ -41,6 +41,7 @@ struct Capabilities {
   std::string version;         // first line of --version (older binaries may have none)
   bool threads = false;        // `traffic --help` lists --threads
   bool mpi = false;            // --version mentions MPI
+  bool trace = false;          // `traffic --help` lists --trace-cycles (docs/waveforms.md)
 };
 Capabilities probe(const std::string& hxemu);
 

@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/network_picture.h"
 #include "app/cli/run_progress.h"
+#include "app/cli/waveform_options.h"
 #include "tb/progress.h"
 #include "tb/report_io.h"
 
@@ -30,6 +31,7 @@ struct Opts {
   bool root_given = false, micro_batches_given = false;
   bool quiet = false;
   NetworkPictureOpts picture;   // --topology-svg, --link-json: over every collective of the command
+  WaveformOpts waveform;        // --trace: over the whole command's cycles
 };
 
 // The algorithms --algo names, in order, each once ("all": the whole table of the op).
@@ -80,7 +82,7 @@ int run(const Opts& o) {
   sc.memory_bytes_per_cycle = o.memory_bandwidth;
   sc.max_bytes = sizes.back();
   sc.seed = o.seed;
-  sc.harness = harness_named(o.harness);
+  sc.harness = sysc::with_waveform(harness_named(o.harness), check_waveform(o.waveform, cfg, sc.rails, out));
   const auto need = sw::estimate_session_memory(cfg, sc, o.chunk);
   check_memory("--sizes " + o.sizes + (o.chunk ? " with --chunk " + std::to_string(o.chunk) : ""), need.total(),
                need.detail());
@@ -185,6 +187,7 @@ void add_collective(CLI::App& app, Action& action) {
   sub->footer("Algorithms of each --op (reports use the first name):\n" + sw::algorithms_help());
   add_quiet_option(sub, o->quiet);
   auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over every collective run");
+  add_waveform_options(sub, o->waveform);
   sub->callback([o, root, micro, windows, &action] {
     o->picture.window_given = windows->count() > 0;
     o->root_given = root->count() > 0;

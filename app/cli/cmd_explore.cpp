@@ -4,11 +4,13 @@
 
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sys/stat.h>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_progress.h"
 #include "app/cli/train_input.h"
+#include "app/commands/area.h"
 #include "app/commands/explore.h"
 #include "sysc/system/system_config.h"
 #include "tb/report_io.h"
@@ -26,6 +28,7 @@ struct Opts {
   double budget = 0;
   std::uint64_t seed = 1;
   bool quiet = false;
+  bool area = false;
 };
 
 // The earlier run's JSON, when --json names a file that exists (a resumed exploration); a file
@@ -59,6 +62,30 @@ int run(const Opts& o) {
   eo.seed = o.seed;
   eo.train = train_options(o.input);
   eo.harness = harness_named(o.harness);
+  // --area: each split's network blocks through `hxemu area`'s synthesizer (cached; a block Yosys
+  // cannot synthesize leaves that split's cells unknown, "-", and is reported once).
+  std::unique_ptr<app::AreaSynthesizer> synth;
+  std::set<std::string> area_errors;
+  if (o.area) {
+    app::AreaOptions ao;
+    ao.max_memory = static_cast<std::uint64_t>(app::default_max_memory_gib() * (1ULL << 30));
+    ao.reuse_failures = true;
+    ao.progress = [q = o.quiet](const std::string& line) {
+      if (!q) fmt::print(stderr, "{}\n", line);
+    };
+    try {
+      synth = std::make_unique<app::AreaSynthesizer>(ao);
+    } catch (const app::SynthToolMissing& e) {
+      throw UsageError(std::string("--area: ") + e.what());
+    }
+    eo.area = [&](const sysc::SystemConfig& c) -> long long {
+      const app::AreaReport rep = app::measure_area(sysc::area_plan(c, 4), synth.get());
+      for (const auto& b : rep.blocks) {
+        if (!b.error.empty() && area_errors.insert(b.error).second) fmt::print(stderr, "hxemu: area: {}\n", b.error);
+      }
+      return rep.complete() ? rep.total_cells : -1;
+    };
+  }
   const std::string key = app::explore_key(eo, plan);
   const nlohmann::json previous = previous_run(o.json);
   if (!previous.is_null() && previous.value("key", "") != key) {
@@ -123,6 +150,9 @@ void add_explore(CLI::App& app, Action& action) {
   add_harness_options(sub, o->harness);
   sub->add_option("--json", o->json, "the result, rewritten after every emulated split; a rerun resumes from it");
   sub->add_option("--plot", o->plot, "SVG: emulated iteration time against cost, Pareto front, LIBRA's estimate");
+  sub->add_flag("--area", o->area,
+                 "also the cells of every split's routers, switches and NICs (Yosys, as `hxemu area`; cached, so "
+                 "only the first run for a radix synthesizes, minutes per block)");
   add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });
 }

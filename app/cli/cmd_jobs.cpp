@@ -9,6 +9,7 @@
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_progress.h"
+#include "app/cli/waveform_options.h"
 #include "tb/report_io.h"
 
 namespace hxemu::cli {
@@ -20,6 +21,7 @@ struct Opts {
   HarnessOpts harness;
   std::vector<std::string> sets;
   bool quiet = false;
+  WaveformOpts waveform;
 };
 
 int run(const Opts& o) {
@@ -29,7 +31,7 @@ int run(const Opts& o) {
   const auto jobs = sw::load_jobs(o.jobs, cfg);
   sw::SessionConfig sc;
   sc.max_bytes = sw::jobs_max_bytes(jobs);
-  sc.harness = harness_named(o.harness);
+  sc.harness = sysc::with_waveform(harness_named(o.harness), check_waveform(o.waveform, cfg, sc.rails, files));
   int most_steps = 1;
   for (const auto& j : jobs) most_steps = std::max(most_steps, j.steps);
   // All jobs' schedules run together: each job's steps of two collectives, every node in one job.
@@ -83,6 +85,7 @@ void add_jobs(CLI::App& app, Action& action) {
   add_config_options(sub, o->config, o->sets);
   sub->add_option("--jobs", o->jobs, "job file (JSON), e.g. configs/jobs-two-halves.json")->required();
   add_harness_options(sub, o->harness);
+  add_waveform_options(sub, o->waveform);
   sub->add_option("--json", o->json, "write the results and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -13,6 +13,7 @@
 #include "app/cli/collective_report.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_progress.h"
+#include "app/cli/waveform_options.h"
 #include "app/commands/describe.h"
 #include "tb/report_io.h"
 
@@ -29,6 +30,7 @@ struct Opts {
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   bool quiet = false;
+  WaveformOpts waveform;
 };
 
 int run(const Opts& o) {
@@ -43,7 +45,7 @@ int run(const Opts& o) {
   sw::SessionConfig sc;
   sc.max_bytes = std::max(sizes.back(), a2a_sizes.back());
   sc.seed = o.seed;
-  sc.harness = harness_named(o.harness);
+  sc.harness = sysc::with_waveform(harness_named(o.harness), check_waveform(o.waveform, cfg, sc.rails, files));
   const auto need = sw::estimate_session_memory(cfg, sc);
   check_memory(sizes.back() >= a2a_sizes.back() ? "--sizes " + o.sizes : "--alltoall-sizes " + o.alltoall_sizes,
                need.total(), need.detail());
@@ -136,6 +138,7 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--alltoall-sizes", o->alltoall_sizes, "alltoall sizes per node");
   add_seed_option(sub, o->seed, "input data seed");
   add_harness_options(sub, o->harness);
+  add_waveform_options(sub, o->waveform);
   sub->add_option("--json", o->json, "write every figure and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
   sub->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -8,6 +8,7 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
 #include "app/cli/network_picture.h"
+#include "app/cli/waveform_options.h"
 #include "tb/progress.h"
 #include "tb/report/svg_chart.h"
 #include "tb/report_io.h"
@@ -38,6 +39,7 @@ struct TrafficOpts {
   std::string endpoints = "synthetic";   // traffic only: "nic" drives the real NICs
   int rails = 4;
   NetworkPictureOpts picture;            // traffic only: --topology-svg, --link-json
+  WaveformOpts waveform;                 // traffic only: --trace (sweep builds a system per point)
 };
 
 void add_common(CLI::App* sub, TrafficOpts& o) {
@@ -77,8 +79,8 @@ tb::TrafficRunConfig run_config(const TrafficOpts& o) {
   return rc;
 }
 
-sysc::HarnessFactory harness_of(const TrafficOpts& o) {
-  return harness_named(o.harness);
+sysc::HarnessFactory harness_of(const TrafficOpts& o, const sysc::TraceRequest& trace = {}) {
+  return sysc::with_waveform(harness_named(o.harness), trace);
 }
 
 // Every output path is checked before the run, and the files are written together at its end.
@@ -140,6 +142,7 @@ int run_traffic_cmd(const TrafficOpts& o) {
   check_traffic_options(cfg, o);
   const auto rc = run_config(o);
   const bool nic = o.endpoints == "nic";
+  const auto trace = check_waveform(o.waveform, cfg, nic ? o.rails : 0, files);
   // --link-json: windows over the whole run (the picture's colours are the measured window's).
   std::unique_ptr<tb::LinkWindows> windows;
   if (!o.picture.json.empty()) windows = std::make_unique<tb::LinkWindows>(o.picture.window);
@@ -152,8 +155,8 @@ int run_traffic_cmd(const TrafficOpts& o) {
   std::fflush(stdout);
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   progress.set_total_cycles(o.warmup + o.measure);   // the drain, usually short, comes on top
-  const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o), &progress, windows.get())
-                     : tb::run_traffic(cfg, rc, harness_of(o), &progress, windows.get());
+  const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o, trace), &progress, windows.get())
+                     : tb::run_traffic(cfg, rc, harness_of(o, trace), &progress, windows.get());
   progress.clear();
   fmt::print("  pattern      {}\n", r.pattern_description);
   if (nic) {
@@ -335,6 +338,7 @@ void add_traffic(CLI::App& app, Action& action) {
                                        "have fewer)")
       ->check(CLI::Range(1, 4));
   auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over the measured window");
+  add_waveform_options(sub, o->waveform);
   sub->callback([o, windows, &action] {
     o->picture.window_given = windows->count() > 0;
     action = [o] { return run_traffic_cmd(*o); };

@@ -12,6 +12,7 @@
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
 #include "app/cli/network_picture.h"
+#include "app/cli/waveform_options.h"
 #include "app/cli/run_progress.h"
 #include "app/cli/train_input.h"
 #include "tb/report_io.h"
@@ -28,6 +29,7 @@ struct Opts {
   std::uint64_t seed = 1;
   bool quiet = false;
   NetworkPictureOpts picture;   // --topology-svg, --link-json: over every emulated step
+  WaveformOpts waveform;        // --trace: over the iteration's cycles
 };
 
 std::string group_text(const sw::StepFigure& f) {
@@ -70,7 +72,7 @@ int run(const Opts& o) {
   sw::check_plan_sizes(plan);
   sw::SessionConfig sc;
   sc.max_bytes = sw::plan_max_bytes(plan);
-  sc.harness = harness_named(o.harness);
+  sc.harness = sysc::with_waveform(harness_named(o.harness), check_waveform(o.waveform, cfg, sc.rails, files));
   sc.seed = o.seed;
   const auto need = sw::estimate_session_memory(cfg, sc);
   check_memory("--workload (its largest collective, " + format_bytes(sc.max_bytes) + ")", need.total(), need.detail());
@@ -142,6 +144,7 @@ void add_train(CLI::App& app, Action& action) {
   sub->add_option("--json", o->json, "write every step's figures and the reproducibility stamp to FILE");
   add_quiet_option(sub, o->quiet);
   auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over every emulated step");
+  add_waveform_options(sub, o->waveform);
   sub->callback([o, windows, &action] {
     o->picture.window_given = windows->count() > 0;
     action = [o] { return run(*o); };

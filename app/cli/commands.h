@@ -33,6 +33,7 @@ void add_compare(CLI::App& app, Action& action);
 void add_train(CLI::App& app, Action& action);
 void add_explore(CLI::App& app, Action& action);
 void add_area(CLI::App& app, Action& action);
+void add_signoff(CLI::App& app, Action& action);
 
 // --config FILE (required) and --set key=value (repeatable) overrides of its fields.
 inline void add_config_options(CLI::App* sub, std::string& config, std::vector<std::string>& sets) {

@@ -84,6 +84,7 @@ int sc_main(int argc, char** argv) {
   add_train(app, action);
   add_explore(app, action);
   add_area(app, action);
+  add_signoff(app, action);
   add_serve(app, action);
   add_client(app, action);
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -314,17 +315,22 @@ SynthResult AreaSynthesizer::run_yosys(const sysc::AreaBlock& b) const {
                              });
   const std::string log = slurp(w.path + "/yosys.log");
   if (t.timed_out) {
-    throw std::runtime_error(fmt::format("area: Yosys did not finish {} within {} s (--timeout); nothing cached",
-                                         what, opt_.timeout_s));
+    const std::string message =
+        fmt::format("area: Yosys did not finish {} within {} s ({}); no figures cached", what, opt_.timeout_s,
+                    opt_.timeout_option);
+    write_failure(b, "timeout", t.seconds, message);
+    throw std::runtime_error(message);
   }
   if (t.status != 0) {
     // With -q Yosys prints only warnings and the error; the log's end says where it stopped.
     const std::string out = slurp(w.path + "/out");
     const bool memory = out.find("bad_alloc") != std::string::npos || out.find("out of memory") != std::string::npos;
     if (memory) {
-      throw std::runtime_error(fmt::format(
-          "area: Yosys ran out of memory on {} after {:.0f} s, within the {:.1f} GiB of --max-memory; nothing cached",
-          what, t.seconds, static_cast<double>(opt_.max_memory) / (1 << 30)));
+      const std::string message = fmt::format(
+          "area: Yosys ran out of memory on {} after {:.0f} s, within the {:.1f} GiB of {}; no figures cached",
+          what, t.seconds, static_cast<double>(opt_.max_memory) / (1 << 30), opt_.memory_option);
+      write_failure(b, "memory", t.seconds, message);
+      throw std::runtime_error(message);
     }
     throw std::runtime_error(fmt::format("area: Yosys failed on {} (exit status {}); the end of its output:\n{}{}",
                                          what, t.status, tail_lines(out, 5), tail_lines(log, 5)));
@@ -339,9 +345,60 @@ SynthResult AreaSynthesizer::run_yosys(const sysc::AreaBlock& b) const {
   return r;
 }
 
+namespace {
+// The failure record sits beside the block's cache entry (".json"), under the same key.
+std::string failure_path(const std::string& cache_path) {
+  return cache_path.substr(0, cache_path.size() - 5) + ".failed.json";
+}
+}  // namespace
+
+void AreaSynthesizer::write_failure(const sysc::AreaBlock& b, const std::string& kind, double seconds,
+                                    const std::string& message) const {
+  if (opt_.cache_dir.empty()) return;
+  json j = {{"format", kCacheFormat}, {"top", b.top}, {"params", b.param_text()}, {"rtl_digest", rtl_digest_},
+            {"yosys", yosys_version_}, {"recipe", recipe()}, {"failure", kind}, {"timeout_s", opt_.timeout_s},
+            {"max_memory", opt_.max_memory}, {"seconds", seconds}, {"message", message}};
+  std::error_code ec;
+  fs::create_directories(opt_.cache_dir, ec);
+  try {
+    tb::write_file_atomic(failure_path(cache_path(b)), j.dump(2) + "\n");
+  } catch (const std::exception&) {
+    // Only a later run's time is at stake.
+  }
+}
+
+bool AreaSynthesizer::read_failure(const sysc::AreaBlock& b, std::string& message) const {
+  if (opt_.cache_dir.empty()) return false;
+  const std::string text = slurp(failure_path(cache_path(b)));
+  if (text.empty()) return false;
+  try {
+    const json j = json::parse(text);
+    if (j.at("format") != kCacheFormat || j.at("top") != b.top || j.at("params") != b.param_text() ||
+        j.at("rtl_digest") != rtl_digest_ || j.at("yosys") != yosys_version_ || j.at("recipe") != recipe()) {
+      return false;
+    }
+    // It fails again only within the same or tighter limits: no more time (timeout), no more
+    // memory (out of memory; a run that was still going when killed gains nothing from memory).
+    const std::string kind = j.at("failure");
+    const int t = j.at("timeout_s");
+    const std::uint64_t m = j.at("max_memory");
+    const bool again = kind == "timeout" ? t > 0 && opt_.timeout_s > 0 && opt_.timeout_s <= t
+                                         : m > 0 && opt_.max_memory > 0 && opt_.max_memory <= m;
+    if (!again) return false;
+    message = j.at("message").get<std::string>() + " (recorded by an earlier run with these limits or larger; "
+              "not tried again; --area-retry tries)";
+    return true;
+  } catch (const json::exception&) {
+    return false;
+  }
+}
+
 SynthResult AreaSynthesizer::synthesize(const sysc::AreaBlock& b) {
   SynthResult r;
   if (!opt_.refresh && read_cache(b, r)) return r;
+  if (!opt_.refresh && opt_.reuse_failures) {
+    if (std::string message; read_failure(b, message)) throw std::runtime_error(message);
+  }
   if (opt_.progress) opt_.progress(fmt::format("area: synthesizing {} {} ...", b.top, b.param_text()));
   r = run_yosys(b);
   if (opt_.progress) {
@@ -349,6 +406,87 @@ SynthResult AreaSynthesizer::synthesize(const sysc::AreaBlock& b) {
   }
   write_cache(b, r);
   return r;
+}
+
+bool AreaReport::complete() const {
+  return std::all_of(blocks.begin(), blocks.end(), [](const BlockArea& b) { return b.error.empty(); });
+}
+
+json AreaReport::json() const {
+  nlohmann::json j;
+  j["blocks"] = nlohmann::json::array();
+  for (const auto& ba : blocks) {
+    const auto& b = ba.block;
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, value] : b.params) params[name] = value;
+    nlohmann::json bj = {{"role", b.role}, {"top", b.top}, {"params", params}, {"param_text", b.param_text()},
+                         {"count", b.count}};
+    if (!b.note.empty()) bj["note"] = b.note;
+    if (!b.emulated_as.empty()) bj["emulated_as"] = b.emulated_as;
+    if (synthesized && !ba.error.empty()) {
+      bj["error"] = ba.error;
+    } else if (synthesized) {
+      const auto& r = ba.result;
+      bj["cells"] = r.cells;
+      bj["flip_flops"] = r.flip_flops;
+      bj["cells_x_count"] = r.cells * b.count;
+      bj["flip_flops_x_count"] = r.flip_flops * b.count;
+      bj["cell_types"] = r.cell_types;
+      bj["cached"] = r.cached;
+      bj["synthesis_seconds"] = r.seconds;
+    }
+    j["blocks"].push_back(bj);
+  }
+  j["total"] = {{"blocks", total_blocks}};
+  if (synthesized) {
+    j["total"]["cells"] = total_cells;
+    j["total"]["flip_flops"] = total_flip_flops;
+    j["total"]["complete"] = complete();   // false: the blocks that failed are not in the sums
+  }
+  return j;
+}
+
+AreaReport measure_area(const sysc::AreaPlan& plan, AreaSynthesizer* synth) {
+  AreaReport rep;
+  rep.rails = plan.rails;
+  rep.synthesized = synth != nullptr;
+  for (std::size_t i = 0; i < plan.blocks.size(); ++i) {
+    BlockArea ba;
+    ba.block = plan.blocks[i];
+    rep.total_blocks += ba.block.count;
+    if (synth) {
+      // Blocks with the same top and parameters are one synthesis: the second comes from the
+      // first (from the cache too, but also when not caching, and when the first failed).
+      bool same = false;
+      for (std::size_t k = 0; k < i && !same; ++k) {
+        if (plan.blocks[k].top == ba.block.top && plan.blocks[k].params == ba.block.params) {
+          ba.result = rep.blocks[k].result;
+          ba.error = rep.blocks[k].error;
+          same = true;
+        }
+      }
+      if (!same) {
+        try {
+          ba.result = synth->synthesize(ba.block);
+        } catch (const std::runtime_error& e) {
+          ba.error = e.what();
+        }
+      }
+      if (ba.error.empty()) {
+        rep.total_cells += ba.result.cells * ba.block.count;
+        rep.total_flip_flops += ba.result.flip_flops * ba.block.count;
+      }
+    }
+    rep.blocks.push_back(std::move(ba));
+  }
+  return rep;
+}
+
+double default_max_memory_gib() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0
+             ? std::max(1.0, std::floor(static_cast<double>(pages) * static_cast<double>(page) / 2 / (1ull << 30)))
+             : 0;
 }
 
 }  // namespace hxemu::app

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sysc/system/area_model.h"
 
 namespace hxemu::app {
@@ -35,8 +37,14 @@ struct AreaOptions {
   std::string cache_dir;     // "" default: $HXEMU_AREA_CACHE, $XDG_CACHE_HOME/hxemu/area, ~/.cache/hxemu/area
   int timeout_s = 3600;      // per Yosys run; 0 = none
   std::uint64_t max_memory = 0;   // bytes of address space per Yosys run; 0 = no limit
+  // The command line options that set the two limits, as messages name them.
+  std::string timeout_option = "--timeout", memory_option = "--max-memory";
   bool refresh = false;      // synthesize even when the cache has the block
   bool flat = false;         // flatten everything (slower; see recipe())
+  // A block that ran out of time or memory is recorded in the cache; with this set, a later run
+  // whose limits are no larger reports that failure again instead of spending its time on it
+  // (hxemu signoff; hxemu area always tries again).
+  bool reuse_failures = false;
   std::function<void(const std::string&)> progress;   // progress lines (stderr)
 };
 
@@ -67,6 +75,10 @@ class AreaSynthesizer {
   bool read_cache(const sysc::AreaBlock& b, SynthResult& r) const;
   void write_cache(const sysc::AreaBlock& b, const SynthResult& r) const;
   SynthResult run_yosys(const sysc::AreaBlock& b) const;
+  // Failures by time or memory (AreaOptions::reuse_failures): the record beside the cache entry.
+  void write_failure(const sysc::AreaBlock& b, const std::string& kind, double seconds,
+                     const std::string& message) const;
+  bool read_failure(const sysc::AreaBlock& b, std::string& message) const;
 
   AreaOptions opt_;
   std::string yosys_;
@@ -74,6 +86,34 @@ class AreaSynthesizer {
   std::string rtl_digest_;
   std::vector<std::string> sources_;   // absolute paths, sorted
 };
+
+// One block of a plan and its figures: `result` when `error` is empty, else why Yosys gave none.
+struct BlockArea {
+  sysc::AreaBlock block;
+  SynthResult result;
+  std::string error;
+};
+
+// Every block of a plan with its figures, and the system's total over the blocks that synthesized.
+struct AreaReport {
+  int rails = 1;
+  bool synthesized = false;   // false: the plan only (no Yosys run asked for)
+  std::vector<BlockArea> blocks;
+  long long total_blocks = 0, total_cells = 0, total_flip_flops = 0;
+  bool complete() const;      // every block synthesized
+  // "blocks" and "total" as `hxemu area --json` writes them.
+  nlohmann::json json() const;
+};
+
+// Synthesizes each distinct block of `plan` with `synth` (blocks with the same top and parameters,
+// an NPU router and a tree switch of one radix, are one synthesis); nullptr: the plan only. A
+// block Yosys cannot synthesize (time, memory, an error) carries the error and leaves the other
+// blocks' figures standing; the total is then partial.
+AreaReport measure_area(const sysc::AreaPlan& plan, AreaSynthesizer* synth);
+
+// The default cap on one Yosys run's address space: half the machine's memory in whole GiB (at
+// least 1), so a design point too large fails in Yosys, not in the processes sharing the machine.
+double default_max_memory_gib();
 
 // Cell counts of the statistics Yosys printed last (`stat -top`: the whole hierarchy) in `log`;
 // std::runtime_error when the log has none.

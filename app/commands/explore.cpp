@@ -90,6 +90,11 @@ ExploreResult run_explore(const ExploreOptions& opt, const sw::TrainingPlan& pla
     r.points.push_back(std::move(p));
   }
   choose(r.points, opt.top, opt.others);
+  // Area of every split, not only the emulated ones: a split's blocks differ from another's only in
+  // the NPU router's radix, so a few syntheses (cached across runs) cover them all.
+  if (opt.area) {
+    for (auto& p : r.points) p.area_cells = opt.area(p.split.cfg);
+  }
   // Points an earlier run with the same key finished.
   if (previous.is_object() && previous.value("key", "") == key && previous.contains("points")) {
     for (const auto& j : previous.at("points")) {
@@ -167,10 +172,11 @@ nlohmann::json ExploreResult::json(const std::string& key) const {
 std::string explore_table(const ExploreResult& r) {
   const double us = 1e-3 / r.clock_ghz;
   std::string out = fmt::format("{:<10} {:>10} {:>10} {:>8} {:>11} {:>8} {:>8} {:>12} {:>9} {:>7}\n", "split",
-                                "cost ($)", "area", "LIBRA us", "rank(LIBRA)", "emul. us", "rank(em)",
+                                "cost ($)", "cells", "LIBRA us", "rank(LIBRA)", "emul. us", "rank(em)",
                                 "iter/s/k$", "rank(p/$)", "pareto");
   for (const auto& p : r.points) {
-    const std::string area = p.area_cells >= 0 ? fmt::format("{}", p.area_cells) : "-";
+    // The network's cells (routers, switches, NICs x their counts) in millions.
+    const std::string area = p.area_cells >= 0 ? fmt::format("{:.1f}M", static_cast<double>(p.area_cells) / 1e6) : "-";
     if (!p.done) {
       out += fmt::format("{:<10} {:>10.0f} {:>10} {:>8.1f} {:>11}\n", p.split.label, p.split.cost_usd, area,
                          p.split.analytic_cycles * us, p.split.analytic_rank);

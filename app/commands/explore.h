@@ -20,6 +20,7 @@
 #include "sw/training/trainer.h"
 #include "sw/workload/training_plan.h"
 #include "sysc/harness/harness.h"
+#include "sysc/system/system_config.h"
 
 namespace hxemu::app {
 
@@ -33,6 +34,9 @@ struct ExploreOptions {
   sw::TrainOptions train;
   sysc::HarnessFactory harness = sysc::make_plain_harness;
   std::string json;            // the resumable result file ("" : none)
+  // Cells of a split's network blocks (the system's total, `hxemu area`); -1 when they could not be
+  // synthesized. Empty: the area column stays "-" (explore --area sets it).
+  std::function<long long(const sysc::SystemConfig&)> area;
 };
 
 struct ExplorePoint {
@@ -45,7 +49,7 @@ struct ExplorePoint {
   std::uint64_t wrong = 0;
   double wall_seconds = 0;
   std::vector<std::string> errors;   // the training run's (a failed data check, a stall)
-  long long area_cells = -1;   // -1: not synthesized (explore does not run Yosys yet: docs/explore.md)
+  long long area_cells = -1;   // -1: not synthesized (no --area, or Yosys failed on a block)
   double emulated_rank = 0, perf_per_cost_rank = 0;
   bool pareto = false;
 };

@@ -1,4 +1,5 @@
 // BoardRouterModel<M>: a BoardRouterBlock backed by the verilated hx_board_router variant M.
+// (Not final: sysc/trace/traced_block.h derives the traced copy from it.)
 #pragma once
 
 #include "sysc/blocks/board_router.h"
@@ -8,12 +9,12 @@
 namespace hxemu::sysc {
 
 template <class M>
-class BoardRouterModel final : public VerilatedBlock<M, BoardRouterBlock> {
+class BoardRouterModel : public VerilatedBlock<M, BoardRouterBlock> {
   using Base = VerilatedBlock<M, BoardRouterBlock>;
 
  public:
-  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots)
-      : Base(kMeshPorts + local_ports, vcs, flit_bits), slots_(slots) {
+  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots, const char* model_name = "TOP")
+      : Base(kMeshPorts + local_ports, vcs, flit_bits, model_name), slots_(slots) {
     this->m_->eval();
   }
 

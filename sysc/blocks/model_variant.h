@@ -15,6 +15,7 @@ struct ModelVariant {
   int vcs;
   int flit_bits;
   int buffer_slots;
+  std::string name;   // as the build names it (cmake/HxVariants*.cmake), e.g. Vhx_nic_v6_d8_w256
 };
 
 }  // namespace hxemu::sysc

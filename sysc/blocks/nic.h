@@ -67,6 +67,8 @@ class NicBlock : public LinkBlock {
   // Applies the setup (throws std::invalid_argument naming a bad field) and holds reset for two
   // cycles. Completion-queue ready levels are low after construction and kept across reset.
   virtual void reset(const NicSetup& setup) = 0;
+  // The setup of the last reset (a copy of the NIC, e.g. a traced one, is reset with it).
+  virtual const NicSetup& setup() const = 0;
 
   virtual int buffer_slots() const = 0;       // RX buffer slots per VC (D)
   virtual int max_packet_flits() const = 0;   // MAXP

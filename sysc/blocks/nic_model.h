@@ -1,4 +1,5 @@
 // NicModel<M>: a NicBlock backed by the verilated hx_nic variant M.
+// (Not final: sysc/trace/traced_block.h derives the traced copy from it.)
 #pragma once
 
 #include <memory>
@@ -12,15 +13,18 @@
 namespace hxemu::sysc {
 
 template <class M>
-class NicModel final : public VerilatedBlock<M, NicBlock> {
+class NicModel : public VerilatedBlock<M, NicBlock> {
   using Base = VerilatedBlock<M, NicBlock>;
+
+ protected:
   using Base::flit_bits_;
   using Base::m_;
   using Base::vcs_;
 
  public:
-  NicModel(int vcs, int flit_bits, int slots, int max_packet_flits, int max_nodes)
-      : Base(1, vcs, flit_bits),
+  NicModel(int vcs, int flit_bits, int slots, int max_packet_flits, int max_nodes,
+           const char* model_name = "TOP")
+      : Base(1, vcs, flit_bits, model_name),
         slots_(slots),
         maxp_(max_packet_flits),
         nodes_(max_nodes) {
@@ -57,8 +61,10 @@ class NicModel final : public VerilatedBlock<M, NicBlock> {
     m_->inj_depth_i = static_cast<std::uint8_t>(s.inj_depth);
     m_->rd_req_ready_i = 0;
     m_->wr_ready_i = 0;
+    setup_ = s;
     this->pulse_reset();
   }
+  const NicSetup& setup() const override { return setup_; }
 
   void clear_inputs() override {
     Base::clear_inputs();
@@ -129,6 +135,7 @@ class NicModel final : public VerilatedBlock<M, NicBlock> {
   int slots_;
   int maxp_;
   int nodes_;
+  NicSetup setup_;
 };
 
 }  // namespace hxemu::sysc

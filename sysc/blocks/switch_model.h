@@ -1,4 +1,5 @@
 // SwitchModel<M>: a SwitchBlock backed by the verilated hx_switch variant M.
+// (Not final: sysc/trace/traced_block.h derives the traced copy from it.)
 #pragma once
 
 #include "sysc/blocks/switch_block.h"
@@ -8,11 +9,12 @@
 namespace hxemu::sysc {
 
 template <class M>
-class SwitchModel final : public VerilatedBlock<M, SwitchBlock> {
+class SwitchModel : public VerilatedBlock<M, SwitchBlock> {
   using Base = VerilatedBlock<M, SwitchBlock>;
 
  public:
-  SwitchModel(int radix, int vcs, int flit_bits, int slots) : Base(radix, vcs, flit_bits), slots_(slots) {
+  SwitchModel(int radix, int vcs, int flit_bits, int slots, const char* model_name = "TOP")
+      : Base(radix, vcs, flit_bits, model_name), slots_(slots) {
     this->m_->eval();
   }
 

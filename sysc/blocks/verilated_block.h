@@ -2,6 +2,9 @@
 // the model M (whose top has the flat link ports of hx_router_core: in_valid_i ... out_credit_vc_i,
 // clk_i, rst_i, idle_o, error_o) and forwards the link interface to LinkPorts<M>. The router,
 // switch and NIC adapters add their own set-up and status on top.
+//
+// `model_name` is the verilated model's name: the prefix of the RTL hierarchy in assertion messages
+// and, for a traced copy (sysc/trace/traced_block.h), the block's scope in the waveform.
 #pragma once
 
 #include <memory>
@@ -26,8 +29,8 @@ void apply_vc_plan(M& m, const VcPlan& plan, int vcs) {
 template <class M, class Interface>
 class VerilatedBlock : public Interface {
  public:
-  VerilatedBlock(int ports, int vcs, int flit_bits)
-      : m_(std::make_unique<M>(verilated_context())),
+  VerilatedBlock(int ports, int vcs, int flit_bits, const char* model_name = "TOP")
+      : m_(std::make_unique<M>(verilated_context(), model_name)),
         io_(*m_, ports, vcs, flit_bits),
         ports_(ports),
         vcs_(vcs),

@@ -12,6 +12,13 @@ NicNode::NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port
   nic_->set_rxc_ready(true);
 }
 
+void NicNode::replace_nic(std::unique_ptr<NicBlock> nic, bool every_cycle) {
+  nic->set_txc_ready(true);
+  nic->set_rxc_ready(true);
+  nic_ = std::move(nic);
+  every_cycle_ = every_cycle;
+}
+
 void NicNode::post(const NicCommand& c) {
   cmds_.push_back({*clock_ + 1, c});
 }
@@ -34,10 +41,12 @@ bool NicNode::has_completion() const {
   return (!txq_.empty() && txq_.front().cycle < *clock_) || (!rxq_.empty() && rxq_.front().cycle < *clock_);
 }
 
-bool NicNode::idle() const {
+bool NicNode::settled() const {
   if (!quiet_ || wake_ <= *clock_) return false;
   return cmds_.empty() || cmds_.front().cycle > *clock_;
 }
+
+bool NicNode::idle() const { return !every_cycle_ && settled(); }
 
 void NicNode::tick() {
   const std::uint64_t now = *clock_;

@@ -39,6 +39,11 @@ class NicNode final : public LinkBlock {
   int rail() const { return rail_; }
   HostMemory& memory() { return *mem_; }
   NicBlock& nic() { return *nic_; }
+  const NicBlock& nic() const { return *nic_; }
+  // Puts `nic` (reset with the same setup, e.g. a traced copy: sysc/trace/) in place of the NIC,
+  // before the first cycle is stepped; the host side and its memory stay. `every_cycle`: never skip
+  // its tick (a traced NIC: its waveform shows the inputs of every cycle; results are the same).
+  void replace_nic(std::unique_ptr<NicBlock> nic, bool every_cycle);
 
   // ---- host side ---------------------------------------------------------------------------
   void post(const NicCommand& c);
@@ -61,7 +66,7 @@ class NicNode final : public LinkBlock {
   bool flit_out_valid(int p) const override { return nic_->flit_out_valid(p); }
   Credit credit_out(int p) const override { return nic_->credit_out(p); }
   bool idle() const override;
-  bool drained() const override { return idle() && nic_->drained(); }
+  bool drained() const override { return settled() && nic_->drained(); }
   bool error() const override { return nic_->error() || !rx_.error().empty(); }
   // The host's per-message count of RX landings (why it is on the host: message_assembler.h).
   const MessageAssembler& assembler() const { return rx_; }
@@ -89,6 +94,9 @@ class NicNode final : public LinkBlock {
   // and reading them there (in cache) spares idle() cache misses per cycle on thousands of NICs.
   bool quiet_ = false;
   std::uint64_t wake_ = UINT64_MAX;
+  bool every_cycle_ = false;   // replace_nic
+  // Ticking would change nothing: the NIC waits, no read word is due, no put is due.
+  bool settled() const;
 };
 
 // Makes NicNodes for a System: `rails` NICs per node sharing one host memory of `memory_bytes`.

@@ -114,6 +114,20 @@ TEST(TrainCli, ExploreRanksEmulatesAndResumes) {
   EXPECT_NE(b.out.find("Spearman rank correlation"), std::string::npos);
 }
 
+// explore --area needs Yosys: without it, exit 2 naming the option and how to install it, before
+// anything is emulated or written.
+TEST(TrainCli, ExploreAreaWithoutYosysIsExitTwo) {
+  TempDir t;
+  const auto w = t.write("tiny.txt", kTiny);
+  const auto r = run_hxemu({"explore", "--config", config("md-ring4-fc4-sw4"), "--workload", w, "--lanes", "4",
+                            "--area", "--json", t.file("e.json"), "-q"},
+                           {"PATH=/nonexistent"}, 120);
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--area"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("make deps-synth"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(t.file("e.json")));
+}
+
 TEST(TrainCli, CompareTrainGivesCostTimesIteration) {
   TempDir t;
   const auto w = t.write("tiny.txt", kTiny);
