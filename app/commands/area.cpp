@@ -258,17 +258,19 @@ std::string AreaSynthesizer::cache_path(const sysc::AreaBlock& b) const {
   return opt_.cache_dir + "/" + b.top + "_" + params + "_" + h.hex() + ".json";
 }
 
+// A record (result or failure) holds the key in full, not only its digest in the file name.
+bool AreaSynthesizer::same_key(const json& j, const sysc::AreaBlock& b) const {
+  return j.at("format") == kCacheFormat && j.at("top") == b.top && j.at("params") == b.param_text() &&
+         j.at("rtl_digest") == rtl_digest_ && j.at("yosys") == yosys_version_ && j.at("recipe") == recipe();
+}
+
 bool AreaSynthesizer::read_cache(const sysc::AreaBlock& b, SynthResult& r) const {
   if (opt_.cache_dir.empty()) return false;
   const std::string text = slurp(cache_path(b));
   if (text.empty()) return false;
   try {
     const json j = json::parse(text);
-    // The key in full, not only its digest in the file name.
-    if (j.at("format") != kCacheFormat || j.at("top") != b.top || j.at("params") != b.param_text() ||
-        j.at("rtl_digest") != rtl_digest_ || j.at("yosys") != yosys_version_ || j.at("recipe") != recipe()) {
-      return false;
-    }
+    if (!same_key(j, b)) return false;
     r.cells = j.at("cells").get<long long>();
     r.flip_flops = j.at("flip_flops").get<long long>();
     r.cell_types = j.at("cell_types").get<std::map<std::string, long long>>();
@@ -373,10 +375,7 @@ bool AreaSynthesizer::read_failure(const sysc::AreaBlock& b, std::string& messag
   if (text.empty()) return false;
   try {
     const json j = json::parse(text);
-    if (j.at("format") != kCacheFormat || j.at("top") != b.top || j.at("params") != b.param_text() ||
-        j.at("rtl_digest") != rtl_digest_ || j.at("yosys") != yosys_version_ || j.at("recipe") != recipe()) {
-      return false;
-    }
+    if (!same_key(j, b)) return false;
     // It fails again only within the same or tighter limits: no more time (timeout), no more
     // memory (out of memory; a run that was still going when killed gains nothing from memory).
     const std::string kind = j.at("failure");

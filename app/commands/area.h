@@ -72,6 +72,7 @@ class AreaSynthesizer {
 
  private:
   std::string cache_path(const sysc::AreaBlock& b) const;
+  bool same_key(const nlohmann::json& j, const sysc::AreaBlock& b) const;   // throws json::exception on a damaged record
   bool read_cache(const sysc::AreaBlock& b, SynthResult& r) const;
   void write_cache(const sysc::AreaBlock& b, const SynthResult& r) const;
   SynthResult run_yosys(const sysc::AreaBlock& b) const;
