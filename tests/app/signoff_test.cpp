@@ -11,18 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "run_hxemu.h"
+#include "tiny_workload.h"
 
 namespace hxemu::test {
 namespace {
 
 using nlohmann::json;
 
-// Two layers, tensor groups of 2 (as train_cli_test): a workload that runs in seconds.
-const char* kTiny =
-    "HYBRID_DATA_MODEL model_parallel_NPU_group: 2\n"
-    "2\n"
-    "l0 -1 100 ALLREDUCE 4096 100 NONE 0 200 ALLREDUCE 8192 0\n"
-    "l1 -1 150 NONE 0 150 ALLGATHER 2048 300 ALLREDUCE 8192 0\n";
 
 // Small and short: two collective sizes, two patterns, few load points.
 std::vector<std::string> fast(const std::string& out, const std::string& sizes = "64K,256K",
@@ -66,7 +61,7 @@ TEST(Signoff, WritesEverySectionAndPassesThresholdsThatHold) {
   TempDir t;
   const std::string out = t.file("report");   // made by the command
   const auto th = t.write("pass.txt", kMustPass);
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   const auto r = run_hxemu(with(fast(out), {"--thresholds", th, "--workload", w, "--seed", "3"}), {}, 600);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS: 11 of 11 thresholds met"), std::string::npos) << r.out;

@@ -8,24 +8,19 @@
 #include <nlohmann/json.hpp>
 
 #include "run_hxemu.h"
+#include "tiny_workload.h"
 
 namespace hxemu::test {
 namespace {
 
 using nlohmann::json;
 
-// Two layers, tensor groups of 2: four communication steps, one repeated.
-const char* kTiny =
-    "HYBRID_DATA_MODEL model_parallel_NPU_group: 2\n"
-    "2\n"
-    "l0 -1 100 ALLREDUCE 4096 100 NONE 0 200 ALLREDUCE 8192 0\n"
-    "l1 -1 150 NONE 0 150 ALLGATHER 2048 300 ALLREDUCE 8192 0\n";
 
 json read_json(const std::string& path) { return json::parse(slurp(path)); }
 
 TEST(TrainCli, IterationIsComputePlusCommunication) {
   TempDir t;
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   const auto r = run_hxemu({"train", "--config", config("hx2mesh-16"), "--workload", w, "--json", t.file("r.json"), "-q"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = read_json(t.file("r.json"));
@@ -44,7 +39,7 @@ TEST(TrainCli, IterationIsComputePlusCommunication) {
 
 TEST(TrainCli, ChakraTraceFromTheGeneratorTrainsLikeTheTextWorkload) {
   TempDir t;
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   const std::string gen = std::string(HXEMU_CHAKRA_GEN_BIN) + " --workload " + w + " --npus 16 --out " +
                           t.file("trace/tiny") + " > /dev/null";
   ASSERT_EQ(std::system(gen.c_str()), 0);
@@ -70,7 +65,7 @@ TEST(TrainCli, BadWorkloadIsRefusedAndWritesNothing) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("bad.txt:3: a layer line has exactly 12 fields"), std::string::npos) << r.err;
   EXPECT_FALSE(exists(t.file("r.json")));
-  const auto tp = run_hxemu({"train", "--config", config("hx2mesh-16"), "--workload", t.write("ok.txt", kTiny),
+  const auto tp = run_hxemu({"train", "--config", config("hx2mesh-16"), "--workload", t.write("ok.txt", kTinyWorkload),
                              "--tp", "3"});
   EXPECT_EQ(tp.status, 2);
   EXPECT_NE(tp.err.find("tensor group 3"), std::string::npos) << tp.err;
@@ -82,7 +77,7 @@ TEST(TrainCli, BadWorkloadIsRefusedAndWritesNothing) {
 // Lanes of at most 4 over three dimensions: 1-1-1, 2-1-1, 1-2-1 and 1-1-2.
 TEST(TrainCli, ExploreRanksEmulatesAndResumes) {
   TempDir t;
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   std::vector<std::string> args{"explore", "--config", config("md-ring4-fc4-sw4"), "--workload", w, "--lanes", "4",
                                 "--json", t.file("e.json"), "--plot", t.file("e.svg"), "-q"};
   auto first = args;
@@ -118,7 +113,7 @@ TEST(TrainCli, ExploreRanksEmulatesAndResumes) {
 // anything is emulated or written.
 TEST(TrainCli, ExploreAreaWithoutYosysIsExitTwo) {
   TempDir t;
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   const auto r = run_hxemu({"explore", "--config", config("md-ring4-fc4-sw4"), "--workload", w, "--lanes", "4",
                             "--area", "--json", t.file("e.json"), "-q"},
                            {"PATH=/nonexistent"}, 120);
@@ -130,7 +125,7 @@ TEST(TrainCli, ExploreAreaWithoutYosysIsExitTwo) {
 
 TEST(TrainCli, CompareTrainGivesCostTimesIteration) {
   TempDir t;
-  const auto w = t.write("tiny.txt", kTiny);
+  const auto w = t.write("tiny.txt", kTinyWorkload);
   const auto r = run_hxemu({"compare", "--configs", config("hx2mesh-16") + "," + config("md-ring4-fc4-sw4"),
                             "--experiment", "train:" + w, "--json", t.file("c.json"), "-q"},
                            {}, 600);
