@@ -229,6 +229,10 @@ void RouterBench::step() {
   // Receivers: buffer what arrives, drain one flit, return its credit.
   for (int p = 0; p < 5; ++p) {
     Receiver& r = rx_[p];
+    if (r.dead) {
+      if (out_links_[p].has_flit(now)) (void)out_links_[p].take_flit(now);
+      continue;
+    }
     if (out_links_[p].has_flit(now)) {
       const Flit f = out_links_[p].take_flit(now);
       if (f.vc >= cfg_.vcs) {

@@ -83,6 +83,13 @@ class RouterBench {
   // flit with probability drain_prob.
   void set_stalled(int port, bool stalled) { rx_[port].stalled = stalled; }
   void set_drain_probability(double p) { drain_prob_ = p; }
+  // The link behind output `port` fails (hx_board_router port_down_i): from now on its receiver is
+  // gone -- what the router sends there is counted as sent and dropped, no credit comes back.
+  void set_port_down(int port) {
+    router_->set_port_down(port);
+    rx_[port].dead = true;
+    for (auto& q : rx_[port].buf) q.clear();   // what it held is lost with it
+  }
 
   std::uint64_t now() const { return now_; }
   const std::vector<Arrival>& arrivals() const { return arrivals_; }
@@ -114,6 +121,7 @@ class RouterBench {
     std::array<std::int64_t, 8> open_packet{};        // packet being received on each VC, -1 none
     std::array<int, 8> next_flit{};
     bool stalled = false;
+    bool dead = false;
     int rr = 0;
   };
 

@@ -2,21 +2,12 @@
 
 #include <sstream>
 
+#include "sysc/system/link_faults.h"
 #include "sysc/system/route_model.h"
 
 namespace hxemu::tb {
 
-namespace {
-std::string port_label(const sysc::System& sys, sysc::PortRef p) {
-  std::string s = sys.net().block_name(p.block) + ".";
-  if (sys.block_kind(p.block) == sysc::System::BlockKind::kRouter) {
-    s += sysc::port_name(p.port);
-  } else {
-    s += "p" + std::to_string(p.port);
-  }
-  return s;
-}
-}  // namespace
+using sysc::port_label;
 
 bool Watchdog::check(const sysc::System& sys, const Scoreboard& sb) {
   if (fired_) return true;

@@ -1,10 +1,12 @@
 // hxemu traffic (one load point) and hxemu sweep (a latency-throughput curve).
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numeric>
 
+#include "sysc/system/link_faults.h"
 #include "sysc/system/system_config.h"
 #include "app/cli/commands.h"
 #include "app/cli/network_picture.h"
@@ -40,6 +42,8 @@ struct TrafficOpts {
   int rails = 4;
   NetworkPictureOpts picture;            // traffic only: --topology-svg, --link-json
   WaveformOpts waveform;                 // traffic only: --trace (sweep builds a system per point)
+  std::vector<std::string> fail_links;   // traffic only: --fail-link PORT@CYCLE (docs/faults.md)
+  std::string flip_bits;                 // traffic only: --flip-bits RATE[:CLASSES]
 };
 
 void add_common(CLI::App* sub, TrafficOpts& o) {
@@ -76,7 +80,16 @@ tb::TrafficRunConfig run_config(const TrafficOpts& o) {
   rc.drain_limit = o.drain;
   rc.watchdog.stall_cycles = o.stall_cycles;
   rc.watchdog.max_age = o.max_age;
+  for (const auto& f : o.fail_links) rc.faults.failures.push_back(sysc::parse_link_failure(f));
+  if (!o.flip_bits.empty()) rc.faults.flips = sysc::parse_bit_flips(o.flip_bits);
   return rc;
+}
+
+// With bit flips through the NICs, the NICs check an end-to-end CRC (the config's nic_crc, turned
+// on here when the config leaves it off, and said so).
+sysc::SystemConfig with_fault_checks(sysc::SystemConfig cfg, const TrafficOpts& o) {
+  if (o.endpoints == "nic" && !o.flip_bits.empty()) cfg.nic_crc = true;
+  return cfg;
 }
 
 sysc::HarnessFactory harness_of(const TrafficOpts& o, const sysc::TraceRequest& trace = {}) {
@@ -98,6 +111,13 @@ void check_traffic_options(const sysc::SystemConfig& cfg, const TrafficOpts& o) 
   const tb::TrafficSystem ts(cfg);
   (void)tb::TrafficPattern(o.pattern, tb::LogicalGrid(ts.sys()), o.seed);
   const tb::PacketSize sizes(o.packet_flits, cfg.max_packet_flits);
+  for (const auto& f : o.fail_links) (void)sysc::find_port(ts.sys(), sysc::parse_link_failure(f).port);
+  if (!o.flip_bits.empty()) (void)sysc::parse_bit_flips(o.flip_bits);
+  if (o.endpoints == "nic" && cfg.nic_crc && sizes.max() >= cfg.max_packet_flits) {
+    throw std::invalid_argument("--packet-flits '" + o.packet_flits + "': with the NICs' CRC on (nic_crc) a packet's "
+                                "trailer flit takes one of max_packet_flits, so packets need 2.." +
+                                std::to_string(cfg.max_packet_flits - 1) + " flits here");
+  }
   if (o.endpoints == "nic" && sizes.min() < 2) {
     throw std::invalid_argument("--packet-flits '" + o.packet_flits + "': with --endpoints nic every "
                                 "packet is a message with a payload, so packets need 2.." +
@@ -136,12 +156,13 @@ void print_errors(const tb::TrafficRunResult& r) {
 }
 
 int run_traffic_cmd(const TrafficOpts& o) {
-  const auto cfg = sysc::load_system_config(o.config, o.sets);
+  const auto cfg = with_fault_checks(sysc::load_system_config(o.config, o.sets), o);
   auto files = check_outputs(o);
   check_network_picture(o.picture, 1, files);
   check_traffic_options(cfg, o);
   const auto rc = run_config(o);
   const bool nic = o.endpoints == "nic";
+  if (nic && !o.flip_bits.empty()) fmt::print("note: --flip-bits through the NICs turns their CRC on (nic_crc)\n");
   const auto trace = check_waveform(o.waveform, cfg, nic ? o.rails : 0, files);
   // --link-json: windows over the whole run (the picture's colours are the measured window's).
   std::unique_ptr<tb::LinkWindows> windows;
@@ -223,6 +244,7 @@ int run_traffic_cmd(const TrafficOpts& o) {
              peaks.size() > 1 ? fmt::format(", {} MPI ranks", peaks.size()) : "");
   fmt::print("  result       {}\n", r.verdict());
   print_errors(r);
+  if (r.faults.any()) fmt::print("{}", r.faults.text());
 
   if (!o.json.empty()) {
     nlohmann::json j = r.json(true);
@@ -259,6 +281,11 @@ int run_traffic_cmd(const TrafficOpts& o) {
                                                  po));
   }
   files.commit();
+  // With injected faults the report is the product: packets lost or stuck, data the CRC caught
+  // and a network that never drains are what was asked for. Only a broken credit protocol fails.
+  if (r.faults.any()) return std::any_of(r.errors.begin(), r.errors.end(), [](const std::string& e) {
+    return e.find("credit-protocol") != std::string::npos;
+  }) ? 1 : 0;
   return r.checks_passed ? 0 : 1;
 }
 
@@ -339,6 +366,12 @@ void add_traffic(CLI::App& app, Action& action) {
       ->check(CLI::Range(1, 4));
   auto* windows = add_network_picture_options(sub, o->picture, "its utilisation over the measured window");
   add_waveform_options(sub, o->waveform);
+  sub->add_option("--fail-link", o->fail_links,
+                  "PORT@CYCLE: the connection at PORT (e.g. router0.W, rowtree1.p3) goes down at CYCLE, both "
+                  "directions; flits on it are lost (repeatable; docs/faults.md)");
+  sub->add_option("--flip-bits", o->flip_bits,
+                  "RATE[:CLASSES]: each payload bit of body flits flips with probability RATE on links of "
+                  "CLASSES (board,cable,terminal; default all); NICs check a CRC");
   sub->callback([o, windows, &action] {
     o->picture.window_given = windows->count() > 0;
     action = [o] { return run_traffic_cmd(*o); };

@@ -15,6 +15,13 @@
 // TX waits for DMA read data or a credit and nothing else moves (idle_o implies it); a harness may
 // skip those edges too, up to the cycle its memory presents the next read word. error_o (sticky): a flit arrived for a full RX buffer, a credit
 // came back for a VC with all credits home, or a DMA read response arrived with no request open.
+//
+// crc_en_i: an end-to-end CRC-32 per packet (rtl/common/hx_crc32.svh). TX ends every packet with a
+// trailer flit (the tail) carrying the CRC of the head's and data flits' payloads; RX checks it
+// per VC, flags the packet's landing record (rxc_crc_bad_o) and counts bad packets
+// (crc_errors_o). Cost: one flit of every packet carries no payload -- capacity (pkt_flits - 2) * B
+// bytes instead of (pkt_flits - 1) * B, e.g. 1/15 fewer payload bytes per 16-flit packet -- and
+// a header-only packet takes two flits. Off, the NIC is exactly as without it.
 module hx_nic #(
   parameter int V     = 2,       // VCs of the router's local port
   parameter int D     = 32,      // RX buffer slots per VC
@@ -33,7 +40,9 @@ module hx_nic #(
   input  logic [15:0]     node_i,          // this node's id
   input  logic [1:0]      rail_i,          // this NIC's rail: its router local port (0..3); a NIC
                                            // sends only to the NICs of the same rail
-  input  logic [7:0]      pkt_flits_i,     // packet length limit in flits, head included (2..MAXP)
+  input  logic [7:0]      pkt_flits_i,     // packet length limit in flits, head included (2..MAXP;
+                                           // 3..MAXP with crc_en_i)
+  input  logic            crc_en_i,        // every packet ends with a CRC trailer (see above)
   input  logic [V-1:0]    inj_vcs_i,       // VCs the NIC may inject on (the router's class-0 VCs)
   input  logic [7:0]      inj_depth_i,     // router's local input buffer depth per VC
   // ejection link (router -> NIC) and its credits
@@ -75,6 +84,7 @@ module hx_nic #(
   output logic [15:0]     rxc_tag_o,
   output logic [31:0]     rxc_len_o,       // the whole message's length in bytes
   output logic [15:0]     rxc_bytes_o,     // this packet's payload bytes
+  output logic            rxc_crc_bad_o,   // this packet's CRC did not match (crc_en_i)
   // DMA read port (aligned words, responses in request order, always accepted)
   output logic            rd_req_valid_o,
   input  logic            rd_req_ready_i,
@@ -90,7 +100,8 @@ module hx_nic #(
   // status
   output logic            idle_o,
   output logic            wait_o,
-  output logic            error_o
+  output logic            error_o,
+  output logic [31:0]     crc_errors_o     // packets received whose CRC did not match (saturating)
 );
   `include "hx_flit.svh"
 
@@ -122,6 +133,7 @@ module hx_nic #(
     .node_i             (node_i),
     .rail_i             (rail_i),
     .pkt_flits_i        (pkt_flits_i),
+    .crc_en_i           (crc_en_i),
     .inj_vcs_i          (inj_vcs_i),
     .inj_depth_i        (inj_depth_i),
     .cmd_valid_i        (cmd_valid_i),
@@ -158,6 +170,7 @@ module hx_nic #(
   ) u_rx (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
+    .crc_en_i       (crc_en_i),
     .in_valid_i     (in_valid_i),
     .in_head_i      (in_head_i),
     .in_tail_i      (in_tail_i),
@@ -177,7 +190,9 @@ module hx_nic #(
     .rxc_tag_o      (rxc_tag_o),
     .rxc_len_o      (rxc_len_o),
     .rxc_bytes_o    (rxc_bytes_o),
+    .rxc_crc_bad_o  (rxc_crc_bad_o),
     .overflow_o     (rx_overflow),
+    .crc_errors_o   (crc_errors_o),
     .quiet_o        (rx_quiet)
   );
 

@@ -18,8 +18,18 @@
 // So a packet of P flits with n payload bytes at byte offset a costs ceil((a + n) / B) writes and
 // P drain cycles when a head follows.
 //
+// With crc_en_i (rtl/nic/hx_nic_tx.sv) every packet ends with a trailer: its body flits are data
+// flits (none marked tail; the last one's spill is written as above) and its tail is the trailer,
+// whose payload bits [31:0] hold the CRC-32 of the head's and the data flits' payloads
+// (rtl/common/hx_crc32.svh). Per VC the unit keeps the packet's running CRC (packets on different
+// VCs interleave); the trailer writes nothing, is compared whole with what was sent (the VC's CRC
+// in bits [31:0], zeros above), and queues the packet's landing record (a record-only entry,
+// behind the packet's writes) with crc_bad set on a mismatch; crc_errors_o counts those packets.
+// The trailer costs one drain cycle per packet and carries no payload.
+//
 // Completion is counted per packet, not per message: when memory accepts a packet's last write,
-// the packet's landing record {source, sequence, tag, message length, packet bytes} is queued for
+// the packet's landing record {crc_bad, source, sequence, tag, message length, packet bytes} is
+// queued for
 // the host, which adds up each message's bytes and completes messages in posted order per source
 // (sysc/host/message_assembler.h). Why: with per-packet addressing a packet never needs state
 // beyond its own VC to drain, so nothing the NIC holds can stop it from draining the network. A
@@ -37,6 +47,7 @@ module hx_nic_rx #(
 ) (
   input  logic           clk_i,
   input  logic           rst_i,
+  input  logic           crc_en_i,      // held constant after reset: packets end with a CRC trailer
   // ejection link from the router
   input  logic           in_valid_i,
   input  logic           in_head_i,
@@ -59,16 +70,20 @@ module hx_nic_rx #(
   output logic [15:0]    rxc_tag_o,
   output logic [31:0]    rxc_len_o,     // the whole message's length
   output logic [15:0]    rxc_bytes_o,   // this packet's payload bytes
+  output logic           rxc_crc_bad_o, // the packet's CRC did not match (crc_en_i)
   // status
   output logic           overflow_o,   // a flit arrived for a full VC buffer (sticky)
+  output logic [31:0]    crc_errors_o, // packets whose CRC did not match (saturating)
   output logic           quiet_o       // nothing buffered or pending; waits for input only
 );
   `include "hx_flit.svh"
+  `include "hx_crc32.svh"
 
   localparam int B    = W / 8;                       // bytes per flit / DMA word
   localparam int OW   = $clog2(B);                   // byte offset inside a word
   localparam int BCW  = $clog2(B + 1);               // byte count 0..B
-  localparam int RW   = 96;                          // landing record {bytes, len, tag, seq, src}
+  localparam int RDW  = 96;                          // packet record {bytes, len, tag, seq, src}
+  localparam int RW   = RDW + 1;                     // landing record {crc_bad, packet record}
   localparam int WQ   = 2;                           // DMA write queue depth
   localparam int WQW  = 32 + W + B + 2 + RW;         // {addr, data, be, wr, last, record}
   localparam logic [B-1:0] BE_ONES = {B{1'b1}};
@@ -97,22 +112,24 @@ module hx_nic_rx #(
   );
 
   // ---- per-VC reassembly state -----------------------------------------------------------------
-  logic [RW-1:0]  rec_q    [V];          // landing record of the packet in progress
+  logic [RDW-1:0] rec_q    [V];          // record of the packet in progress
   logic [31:0]    waddr_q  [V];          // next destination word (aligned byte address)
   logic [OW-1:0]  off_q    [V];          // packet's byte offset inside a word
   logic [15:0]    rem_q    [V];          // payload bytes still to come
   logic [OW-1:0]  cn_q     [V];          // carry bytes (they go to bytes 0..cn-1 of waddr)
   logic [W-1:0]   cdata_q  [V];
+  logic [31:0]    crc_q    [V];          // running CRC of the packet in progress (crc_en_i)
 
   // trailing partial word of the last packet, written in the next cycle
   logic           fl_q;
   logic [31:0]    fl_addr_q;
   logic [W-1:0]   fl_data_q;
   logic [B-1:0]   fl_be_q;
-  logic [RW-1:0]  fl_rec_q;
+  logic [RDW-1:0] fl_rec_q;
 
   logic           credit_valid_q;
   logic [VW-1:0]  credit_vc_q;
+  logic [31:0]    crc_err_q;
 
   // ---- DMA write queue -------------------------------------------------------------------------
   // An entry is a write (wr) or, for a header-only packet, only a record; `last` marks the entry
@@ -171,7 +188,7 @@ module hx_nic_rx #(
   logic [31:0]    h_paddr;
   logic [15:0]    h_pbytes;
   logic [OW-1:0]  h_off;
-  logic [RW-1:0]  h_rec;
+  logic [RDW-1:0] h_rec;
 
   assign is_head  = any && fr_head[sel];
   assign is_tail  = fr_tail[sel];
@@ -183,7 +200,12 @@ module hx_nic_rx #(
                      fd[HX_HDR_SEQ_LSB +: HX_HDR_SEQ_W], fd[HX_HDR_SRC_LSB +: HX_HDR_SRC_W]};
 
   // ---- body: realignment -------------------------------------------------------------------------
+  // With CRC a non-head flit is a data flit, or the trailer when it is the tail.
   logic           is_body;
+  logic           is_trl;   // the trailer (crc_en_i)
+  logic           is_data;  // a flit carrying payload bytes
+  logic           last_data;   // the packet's last data flit
+  logic           trl_bad;  // the trailer's CRC differs from the VC's
   logic [OW-1:0]  a;
   logic [15:0]    rem;
   logic [BCW-1:0] n;        // payload bytes in this flit
@@ -197,19 +219,22 @@ module hx_nic_rx #(
 
   always_comb begin
     is_body = any && !fr_head[sel];
+    is_trl  = crc_en_i && is_body && is_tail;
+    is_data = is_body && !is_trl;
     a       = off_q[sel];
     rem     = rem_q[sel];
     cn      = cn_q[sel];
     n       = (32'(rem) >= B) ? BCW'(B) : BCW'(rem);
     n1      = (32'(n) + 32'(a) > B) ? BCW'(B - 32'(a)) : n;
     n2      = n - n1;
-    // The wide realignment only for a body flit (0 and unused otherwise): a simulator skips the
+    last_data = is_data && (crc_en_i ? (32'(rem) <= B) : is_tail);
+    // The wide realignment only for a data flit (0 and unused otherwise): a simulator skips the
     // shifts in the other cycles.
     b_data  = '0;
     b_be    = '0;
     c_data  = '0;
     c_be    = '0;
-    if (is_body) begin
+    if (is_data) begin
       b_data = cdata_q[sel] | (fd << (32'(a) * 8));
       b_be   = ~(BE_ONES << cn) | (~(BE_ONES << n1) << a);
       c_data = fd >> ((B - 32'(a)) * 8);
@@ -217,20 +242,30 @@ module hx_nic_rx #(
     end
   end
 
+  // The trailer's check, outside the always_comb (Icarus selects no constant part there): the whole
+  // trailer must be what was sent, the CRC in bits [31:0] and zeros above, so a bit flipped
+  // anywhere in the packet (its trailer included) marks it corrupted.
+  logic [31:0] trl_want;   // the CRC as sent (inverted)
+  assign trl_want = ~crc_q[sel];
+  assign trl_bad = is_trl && (fd != {{(W - 32){1'b0}}, trl_want});
+
   // ---- what happens this cycle ---------------------------------------------------------------
-  logic spill;   // a tail whose bytes reach into one more word
+  // With CRC no write is last (a data flit is never the tail): the trailer's record-only entry is.
+  logic spill;   // the last data flit's bytes reach into one more word
   always_comb begin
-    spill   = is_body && is_tail && (n2 != '0);
+    spill   = last_data && (n2 != '0);
     deq     = is_head || is_body;
     wq_push = fl_q ? !wq_full : (is_body || hdr_only);
-    // Assembled only when pushed (one of the three cases; 0 otherwise).
+    // Assembled only when pushed (one of the four cases; 0 otherwise).
     wq_in = '0;
     if (fl_q) begin
-      wq_in = {fl_addr_q, fl_data_q, fl_be_q, 1'b1, 1'b1, fl_rec_q};
+      wq_in = {fl_addr_q, fl_data_q, fl_be_q, 1'b1, !crc_en_i, 1'b0, fl_rec_q};
     end else if (hdr_only) begin
-      wq_in = {32'd0, {W{1'b0}}, {B{1'b0}}, 1'b0, 1'b1, h_rec};
-    end else if (is_body) begin
-      wq_in = {waddr_q[sel], b_data, b_be, 1'b1, is_tail && !spill, rec_q[sel]};
+      wq_in = {32'd0, {W{1'b0}}, {B{1'b0}}, 1'b0, 1'b1, 1'b0, h_rec};
+    end else if (is_trl) begin
+      wq_in = {32'd0, {W{1'b0}}, {B{1'b0}}, 1'b0, 1'b1, trl_bad, rec_q[sel]};
+    end else if (is_data) begin
+      wq_in = {waddr_q[sel], b_data, b_be, 1'b1, is_tail && !spill, 1'b0, rec_q[sel]};
     end
   end
 
@@ -270,7 +305,7 @@ module hx_nic_rx #(
       rem_q[sel]   <= h_pbytes;
       cn_q[sel]    <= '0;
       cdata_q[sel] <= '0;
-    end else if (is_body) begin
+    end else if (is_data) begin
       waddr_q[sel] <= waddr_q[sel] + 32'(B);
       rem_q[sel]   <= rem - 16'(n);
       cn_q[sel]    <= OW'(n2);
@@ -282,6 +317,10 @@ module hx_nic_rx #(
       fl_be_q   <= c_be;
       fl_rec_q  <= rec_q[sel];
     end
+    // The CRC only when a flit is drained with CRC on: a simulator does the W-bit update for those
+    // alone.
+    if (crc_en_i && is_head) crc_q[sel] <= hx_crc32(32'hFFFFFFFF, fd);
+    if (crc_en_i && is_data) crc_q[sel] <= hx_crc32(crc_q[sel], fd);
   end
 
   always_ff @(posedge clk_i) begin
@@ -289,7 +328,9 @@ module hx_nic_rx #(
       fl_q           <= 1'b0;
       credit_valid_q <= 1'b0;
       credit_vc_q    <= '0;
+      crc_err_q      <= '0;
     end else begin
+      if (trl_bad && (crc_err_q != 32'hFFFFFFFF)) crc_err_q <= crc_err_q + 32'd1;
       credit_valid_q <= deq;
       credit_vc_q    <= sel;
       // The trailing write leaves this cycle if the queue has room; a tail that spills sets it.
@@ -311,6 +352,8 @@ module hx_nic_rx #(
   assign rxc_tag_o      = rxc_out[47:32];
   assign rxc_len_o      = rxc_out[79:48];
   assign rxc_bytes_o    = rxc_out[95:80];
+  assign rxc_crc_bad_o  = rxc_out[96];
+  assign crc_errors_o   = crc_err_q;
   assign quiet_o        = (front_valid == '0) && !fl_q && wq_empty && !credit_valid_q && rxc_empty;
 
   logic unused_rx;
@@ -319,7 +362,8 @@ module hx_nic_rx #(
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
   // Buffers and queues check their own promises; here, what per-VC reassembly relies on: packets
   // arrive whole on each VC (a head opens it, its tail closes it), and a packet has exactly the
-  // body flits its head's byte count needs (the host checks bytes against the message's length).
+  // body flits its head's byte count needs (the host checks bytes against the message's length);
+  // with CRC, exactly the data flits it needs and then its trailer.
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   logic [V-1:0] open_q;
@@ -335,10 +379,14 @@ module hx_nic_rx #(
         $sformatf("%m: body or tail flit on ejection VC %0d with no packet open", in_vc_i));
       assert (!(hdr_only && h_pbytes != '0)) else hx_rtl_assert_failed($sformatf(
         "%m: header-only packet on VC %0d claims %0d payload bytes", sel, h_pbytes));
-      assert (!(is_body && rem == '0)) else hx_rtl_assert_failed($sformatf(
+      assert (!(is_data && rem == '0)) else hx_rtl_assert_failed($sformatf(
         "%m: body flit on VC %0d after the packet's bytes were all written", sel));
-      assert (!(is_body && is_tail && 32'(rem) > B)) else hx_rtl_assert_failed($sformatf(
+      assert (!(is_data && is_tail && 32'(rem) > B)) else hx_rtl_assert_failed($sformatf(
         "%m: tail on VC %0d with %0d of the packet's bytes still to come", sel, rem));
+      assert (!(is_trl && rem != '0)) else hx_rtl_assert_failed($sformatf(
+        "%m: CRC trailer on VC %0d with %0d of the packet's bytes still to come", sel, rem));
+      assert (!(crc_en_i && hdr_only)) else hx_rtl_assert_failed($sformatf(
+        "%m: head flit marked tail on VC %0d with CRC on (a packet ends with its trailer)", sel));
     end
   end
 `endif

@@ -7,25 +7,41 @@
 //                   takes the next sequence number for its destination (per-destination table,
 //                   NODES entries).
 //   packetiser      serves the slots round robin, one packet at a time: cuts the slot's next
-//                   packet (at most pkt_flits_i flits: a head, then ceil(bytes / (W/8)) body flits),
+//                   packet (at most pkt_flits_i flits: a head, then ceil(bytes / (W/8)) body flits,
+//                   then with crc_en_i a trailer),
 //                   queues its descriptor for the segmenter and requests the aligned source words
 //                   covering it, one per cycle, never more than RDQ words requested or buffered:
 //                   every response has a slot waiting in the read-data buffer, so responses are
-//                   always accepted. So packets of up to TXM messages alternate on the link, and a
-//                   message to a congested destination does not hold back the others behind it
-//                   (head-of-line blocking), while each packet stays whole on its VC.
+//                   always accepted. Only the oldest slot of each destination takes part, so
+//                   messages to one destination leave whole and in posted order, while packets of
+//                   messages to different destinations alternate on the link: a message to a
+//                   congested destination does not hold back the others behind it (head-of-line
+//                   blocking), and each packet stays whole on its VC. (Alternating among messages
+//                   to one destination, which share a path, only delays each one's completion to
+//                   the end of the batch; a ring's pipelined chunks paid that at every hop: 1 MiB
+//                   hamiltonian allreduce on hx2mesh-64 took 47,593 cycles, 17,181 in posted order.)
 //   segmenter       sends each packet: head (header per hx_flit.svh), then its body flits. Body
 //                   flit k of a packet carries its bytes [k*B, k*B + B) (B = W/8): when the source
 //                   address is not aligned it is put together from two adjacent source words (a
 //                   W-bit shifter; the offset is the same for every packet of a message, because
 //                   packets carry whole words). A packet takes one injection VC that has a credit
 //                   (round robin over inj_vcs_i) and keeps it; no flit is sent without a credit.
+//   CRC (crc_en_i)  an end-to-end check of every packet (rtl/common/hx_crc32.svh): the body flits
+//                   are data flits, none marked tail, and a trailer flit, the tail, follows them;
+//                   its payload bits [31:0] hold the CRC-32 of the head's and the data flits'
+//                   W-bit payloads as sent, the rest 0. A header-only packet is head + trailer.
+//                   The payload capacity becomes (pf - 2) * B bytes (pf = pkt_flits_i clamped to
+//                   3..MAXP), so packets stay within pkt_flits_i flits: one flit in pf carries no
+//                   payload (a 16-flit packet carries 14 data flits instead of 15, 1/15 fewer
+//                   payload bytes per packet; a message needs correspondingly more packets).
+//                   With crc_en_i = 0 none of this exists: packets are as above, cycle for cycle.
 //   completion      pushed when a message's last flit is sent (it is on out_* in the next cycle);
 //                   that flit waits while the completion queue is full. Messages complete in the
-//                   order they finish, which with interleaving need not be posted order; the
+//                   order they finish: posted order per destination, not across destinations; the
 //                   completion names the destination and tag.
 // Throughput: one flit per cycle while source data and credits keep up; each packet costs one
-// head-flit cycle. An unaligned source re-reads the one word two packets share.
+// head-flit cycle (and with CRC one trailer cycle). An unaligned source re-reads the one word two
+// packets share.
 module hx_nic_tx #(
   parameter int V     = 2,
   parameter int W     = 256,
@@ -43,6 +59,7 @@ module hx_nic_tx #(
   input  logic [15:0]    node_i,
   input  logic [1:0]     rail_i,
   input  logic [7:0]     pkt_flits_i,
+  input  logic           crc_en_i,     // packets end with a CRC trailer (see above)
   input  logic [V-1:0]   inj_vcs_i,
   input  logic [7:0]     inj_depth_i,
   // command queue
@@ -81,6 +98,7 @@ module hx_nic_tx #(
                                        // a credit)
 );
   `include "hx_flit.svh"
+  `include "hx_crc32.svh"
 
   localparam int B     = W / 8;
   localparam int OW    = $clog2(B);
@@ -136,6 +154,16 @@ module hx_nic_tx #(
   logic [15:0]    sl_seq_q   [TXM];
   logic [31:0]    sl_left_q  [TXM];   // bytes not yet packetised
 
+  // Messages to one destination leave in posted order: a slot waits while an older slot holds a
+  // message to the same destination (sl_older_q[i][j]: slot j holds an earlier message to slot i's
+  // destination). Round robin alternates only between destinations: interleaving messages that
+  // share a destination (and so a path) only delays each one's completion to the end of the batch,
+  // which a pipelined sender (a ring's chunks) pays at every hop.
+  logic [TXM-1:0] sl_older_q [TXM];
+  logic [TXM-1:0] sl_ready;      // valid and its destination's oldest
+  logic [TXM-1:0] sl_freeing;    // the slot whose last packet is cut this cycle
+  logic [TXM-1:0] sl_same_dst;   // valid slots holding a message to the command's destination
+
   logic [15:0]    cur_seq;
   logic           sl_load;
   logic [SW-1:0]  sl_free_idx;
@@ -173,7 +201,8 @@ module hx_nic_tx #(
   // read buffer in packet order, which is the order the segmenter sends packets in. An unaligned
   // source re-reads the word two packets share (packet payloads are whole words, so the offset is
   // the same for every packet of a message).
-  logic [PKW-1:0] cap;           // packet payload capacity: (flits - 1) * B bytes
+  logic [PKW-1:0] cap;           // packet payload capacity: (flits - 1) * B bytes, (flits - 2) * B
+                                 // with CRC
   logic [TXM-1:0] pk_grant;
   logic [SW-1:0]  pk_sel;
   logic           pk_any;
@@ -196,7 +225,7 @@ module hx_nic_tx #(
   hx_arb_rr #(.N(TXM), .IW(SW)) u_pkarb (
     .clk_i       (clk_i),
     .rst_i       (rst_i),
-    .req_i       (sl_valid_q),
+    .req_i       (sl_ready),
     .accept_i    (pk_go),
     .grant_o     (pk_grant),
     .grant_idx_o (pk_sel),
@@ -217,6 +246,24 @@ module hx_nic_tx #(
     k_bytes = (k_left > 32'(cap)) ? cap : PKW'(k_left);
     k_last  = (k_left <= 32'(cap));
     k_words = (k_bytes == '0) ? 16'd0 : 16'((32'(k_off) + 32'(k_bytes) + B - 1) / B);
+  end
+
+  always_comb begin
+    sl_freeing = '0;
+    if (pk_go && k_last) sl_freeing[pk_sel] = 1'b1;
+    for (int i = 0; i < TXM; i++) begin
+      sl_same_dst[i] = sl_valid_q[i] && (sl_dst_q[i] == c_dst);
+      sl_ready[i]    = sl_valid_q[i] && (sl_older_q[i] == '0);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      for (int i = 0; i < TXM; i++) sl_older_q[i] <= '0;
+    end else begin
+      for (int i = 0; i < TXM; i++) sl_older_q[i] <= sl_older_q[i] & ~sl_freeing;
+      if (sl_load) sl_older_q[sl_free_idx] <= sl_same_dst & ~sl_freeing;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -307,11 +354,13 @@ module hx_nic_tx #(
 
   // ---- segmenter -----------------------------------------------------------------------------
   // Sends one packet per descriptor: its head, then ceil(bytes / B) body flits, the last a tail;
-  // the next descriptor is taken in the cycle the tail (or a header-only packet) goes, so packets
-  // follow each other with no gap.
+  // with CRC the body flits are data flits (no tail) and the trailer follows them (S_TRL). The
+  // next descriptor is taken in the cycle the packet's last flit goes, so packets follow each
+  // other with no gap.
   localparam logic [1:0] S_IDLE = 2'd0;
   localparam logic [1:0] S_HEAD = 2'd1;
   localparam logic [1:0] S_BODY = 2'd2;
+  localparam logic [1:0] S_TRL  = 2'd3;
 
   logic [1:0]     st_q;
   logic [15:0]    m_dst_q;
@@ -328,6 +377,7 @@ module hx_nic_tx #(
   logic [PKW-1:0] p_bytes_q;     // the packet's payload bytes
   logic [PKW-1:0] p_left_q;      // bytes of the packet not yet sent
   logic [VW-1:0]  p_vc_q;
+  logic [31:0]    crc_q;         // the packet's running CRC (crc_en_i)
 
   logic           d_last;
   logic [PKW-1:0] d_bytes;
@@ -340,10 +390,12 @@ module hx_nic_tx #(
   logic [15:0]    d_dst;
   assign {d_last, d_bytes, d_off, d_seq, d_tag, d_len, d_daddr, d_route, d_dst} = desc_out;
 
-  // packet payload capacity: flits clamped to 2..MAXP
+  // packet payload capacity: flits clamped to 2..MAXP (3..MAXP with CRC: head, data, trailer)
   logic [7:0]     pf;
-  assign pf  = (pkt_flits_i < 8'd2) ? 8'd2 : ((32'(pkt_flits_i) > MAXP) ? 8'(MAXP) : pkt_flits_i);
-  assign cap = PKW'((32'(pf) - 1) * B);
+  logic [7:0]     pf_min;
+  assign pf_min = crc_en_i ? 8'd3 : 8'd2;
+  assign pf  = (pkt_flits_i < pf_min) ? pf_min : ((32'(pkt_flits_i) > MAXP) ? 8'(MAXP) : pkt_flits_i);
+  assign cap = PKW'((32'(pf) - (crc_en_i ? 32'd2 : 32'd1)) * B);
 
   // injection VCs and credits
   logic [V-1:0]   has_credit;
@@ -358,14 +410,18 @@ module hx_nic_tx #(
   // what the segmenter does this cycle
   logic           txc_full;
   logic           txc_room;
-  logic           h_only;        // the packet is its head alone (a zero-length message)
+  logic           h_only;        // the packet has no payload (a zero-length message)
+  logic           h_end;         // ... and its head is its last flit (no CRC)
   logic           send_head;
   logic [W-1:0]   h_data;
   logic           need_word;     // the body flit takes the next source word
   logic           b_ready;
   logic [PKW-1:0] b_n;
-  logic           b_tail;
+  logic           b_tail;        // the packet's last body flit
+  logic           b_end;         // ... and the packet's last flit (no CRC)
   logic           send_body;
+  logic           send_trl;      // the trailer goes (CRC)
+  logic [W-1:0]   t_data;
   logic [W-1:0]   word;
   logic [W-1:0]   b_data;
   logic           prime;         // take the first source word of an unaligned packet
@@ -376,7 +432,8 @@ module hx_nic_tx #(
     txc_room  = !txc_full || txc_ready_i;
 
     h_only    = (p_bytes_q == '0);
-    send_head = (st_q == S_HEAD) && vc_any && (!(h_only && m_last_q) || txc_room);
+    h_end     = h_only && !crc_en_i;
+    send_head = (st_q == S_HEAD) && vc_any && (!(h_end && m_last_q) || txc_room);
     // The head and body payloads are put together only in the state that can send them (the
     // other one is 0 and unused): a simulator skips the wide assembly and shifts in other cycles.
     h_data = '0;
@@ -396,7 +453,11 @@ module hx_nic_tx #(
     b_ready   = ((m_off_q == '0) || prev_ok_q) && (!need_word || !rdb_empty);
     b_n       = (32'(p_left_q) > B) ? PKW'(B) : p_left_q;
     b_tail    = (32'(p_left_q) <= B);
-    send_body = (st_q == S_BODY) && has_credit[p_vc_q] && b_ready && (!(b_tail && m_last_q) || txc_room);
+    b_end     = b_tail && !crc_en_i;
+    send_body = (st_q == S_BODY) && has_credit[p_vc_q] && b_ready && (!(b_end && m_last_q) || txc_room);
+    send_trl  = (st_q == S_TRL) && has_credit[p_vc_q] && (!m_last_q || txc_room);
+    t_data    = '0;
+    if (st_q == S_TRL) t_data[31:0] = ~crc_q;
     word      = need_word ? rdb_out : '0;
     b_data    = '0;
     if (st_q == S_BODY) begin
@@ -409,7 +470,7 @@ module hx_nic_tx #(
 
     prime    = (st_q != S_IDLE) && (m_off_q != '0) && !prev_ok_q && need_word && !rdb_empty;
     rdb_pop  = prime || (send_body && need_word);
-    pkt_end  = (send_head && h_only) || (send_body && b_tail);
+    pkt_end  = (send_head && h_end) || (send_body && b_end) || send_trl;
     msg_done = pkt_end && m_last_q;
     desc_pop = !desc_empty && ((st_q == S_IDLE) || pkt_end);
   end
@@ -433,6 +494,9 @@ module hx_nic_tx #(
       p_left_q <= p_left_q - b_n;
     end
     if (rdb_pop) prev_q <= rdb_out;
+    // The CRC only when a flit goes with CRC on: a simulator does the W-bit update for those alone.
+    if (crc_en_i && send_head) crc_q <= hx_crc32(32'hFFFFFFFF, h_data);
+    if (crc_en_i && send_body) crc_q <= hx_crc32(crc_q, b_data);
   end
 
   always_ff @(posedge clk_i) begin
@@ -449,7 +513,8 @@ module hx_nic_tx #(
         if (rdb_pop) m_avail_q <= (m_avail_q > 33'(B)) ? m_avail_q - 33'(B) : '0;
         if (prime) prev_ok_q <= 1'b1;
         if (pkt_end) st_q <= S_IDLE;
-        else if (send_head) st_q <= S_BODY;
+        else if (send_head) st_q <= h_only ? S_TRL : S_BODY;   // S_TRL: CRC on (else pkt_end)
+        else if (send_body && b_tail) st_q <= S_TRL;
       end
     end
   end
@@ -469,16 +534,17 @@ module hx_nic_tx #(
     .clk_i          (clk_i),
     .rst_i          (rst_i),
     .depth_i        (inj_depth_i),
+    .down_i         (1'b0),          // the injection link never fails alone (a node fault)
     .credit_valid_i (out_credit_valid_i),
     .credit_vc_i    (out_credit_vc_i),
     .free_o         (vc_free),
     .has_credit_o   (has_credit),
     .credits_o      (unused_credits),
-    .send_i         (send_head || send_body),
+    .send_i         (send_head || send_body || send_trl),
     .send_vc_i      (send_head ? vc_pick : p_vc_q),
     .send_head_i    (send_head),
-    .send_tail_i    (send_head ? h_only : b_tail),
-    .send_data_i    (send_head ? h_data : b_data),
+    .send_tail_i    (send_head ? h_end : (send_body ? b_end : 1'b1)),
+    .send_data_i    (send_head ? h_data : (send_body ? b_data : t_data)),
     .out_valid_o    (out_valid_o),
     .out_vc_o       (out_vc_o),
     .out_head_o     (out_head_o),
@@ -535,7 +601,7 @@ module hx_nic_tx #(
   // a completion, excluded here), so with no valid input the next edge leaves every register as it
   // is, and the one after it too. It is what a NIC does while it waits for its DMA read data.
   assign stalled_o = !sl_load && !pk_go && !rq_load && !rq_valid_q && !rdb_pop && !desc_pop
-                   && !send_head && !send_body && !out_valid_o && txc_empty;
+                   && !send_head && !send_body && !send_trl && !out_valid_o && txc_empty;
 
   logic unused_tx;
   assign unused_tx = ^{cmd_count, rdb_count, rdb_full, desc_count, txc_count, vc_free, vc_grant, out_idle,

@@ -28,6 +28,7 @@ module hx_route_board #(
   input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
   input  logic [P*8-1:0]   depths_i,   // buffer depth per VC behind each output (held constant)
   input  logic [4*V-1:0]   class_vcs_i,// VCs of each class
+  input  logic [3:0]       edges_down_i,// failed edge cables of this row / column (hx_board_router)
   input  logic [1:0]       mode_i,
   input  logic [31:0]    pos_i,      // coordinate word (hx_flit.svh): {lc, lr, gc, gr}, 8 bits each
   input  logic [31:0]    dims_i,     // coordinate word of the sizes: {b, a, y, x}
@@ -71,6 +72,7 @@ module hx_route_board #(
     .dst_lr_i     (dlr),
     .dst_lc_i     (dlc),
     .in_class_i   (in_class_i),
+    .edges_down_i (adaptive_i ? edges_down_i : 4'd0),   // deterministic routes stay fixed
     .port_o       (hm_port),
     .class_o      (hm_class),
     .alt_valid_o  (hm_alt_valid),

@@ -20,6 +20,12 @@
 // east or west in the same class). Either order is minimal and uses at most one tree per dimension,
 // so three classes still suffice; within a class the board links follow the north-last turn model
 // and every tree link is entered from a lower class, which keeps each class acyclic.
+//
+// Failed edge cables (edges_down_i, adaptive routing only; bit N: the N edge of this router's
+// column, E: the E edge of its row, S and W likewise): a packet bound for a dimension's tree leaves
+// through the other edge of its row or column (the same tree; up to b - 1 more board hops), and the
+// on-board shortcut through that tree is not taken (the tree would deliver it back toward the dead
+// edge). The moves stay X then Y within a class, so the turn rules above still hold.
 module hx_route_hxmesh #(
   parameter int CW  = 8,
   parameter int CLW = 2
@@ -37,6 +43,7 @@ module hx_route_hxmesh #(
   input  logic [CW-1:0]  dst_lr_i,
   input  logic [CW-1:0]  dst_lc_i,
   input  logic [CLW-1:0] in_class_i,
+  input  logic [3:0]     edges_down_i,
   output logic [2:0]     port_o,
   output logic [CLW-1:0] class_o,
   output logic           alt_valid_o,  // the Y-first port below is also minimal and allowed
@@ -52,10 +59,17 @@ module hx_route_hxmesh #(
   logic [CW:0] x_direct, y_direct;           // on-board distance in each dimension
   logic [CW:0] x_via_tree, y_via_tree;       // the same through the dimension's tree
   logic        leave_w, leave_n;             // which edge a tree-bound packet leaves through
+  logic        w_up, e_up, n_up, s_up;       // the edge cables of this row and column
   logic        x_tree, y_tree;               // the dimension is resolved through its tree
   logic [2:0]  dor_port;
   logic [2:0]  port;
   logic        enters_tree;
+
+  // (Continuous assignments: Icarus does not take constant bit selects inside always_comb.)
+  assign w_up = !edges_down_i[HX_PORT_W];
+  assign e_up = !edges_down_i[HX_PORT_E];
+  assign n_up = !edges_down_i[HX_PORT_N];
+  assign s_up = !edges_down_i[HX_PORT_S];
 
   always_comb begin
     last_col = {1'b0, board_cols_i} - 1'b1;
@@ -70,12 +84,12 @@ module hx_route_hxmesh #(
     dst_to_s = last_row - {1'b0, dst_lr_i};
     x_direct = (dst_lc_i > my_lc_i) ? {1'b0, dst_lc_i - my_lc_i} : {1'b0, my_lc_i - dst_lc_i};
     y_direct = (dst_lr_i > my_lr_i) ? {1'b0, dst_lr_i - my_lr_i} : {1'b0, my_lr_i - dst_lr_i};
-    leave_w = (to_w <= to_e);
-    leave_n = (to_n <= to_s);
+    leave_w = (w_up == e_up) ? (to_w <= to_e) : w_up;
+    leave_n = (n_up == s_up) ? (to_n <= to_s) : n_up;
     x_via_tree = (leave_w ? to_w : to_e) + 2 + ((dst_to_w <= dst_to_e) ? dst_to_w : dst_to_e);
     y_via_tree = (leave_n ? to_n : to_s) + 2 + ((dst_to_n <= dst_to_s) ? dst_to_n : dst_to_s);
-    x_tree = row_trees_i && ((dst_gc_i != my_gc_i) || (x_via_tree < x_direct));
-    y_tree = col_trees_i && ((dst_gr_i != my_gr_i) || (y_via_tree < y_direct));
+    x_tree = row_trees_i && ((dst_gc_i != my_gc_i) || ((x_via_tree < x_direct) && w_up && e_up));
+    y_tree = col_trees_i && ((dst_gr_i != my_gr_i) || ((y_via_tree < y_direct) && n_up && s_up));
   end
 
   hx_route_mesh_dor #(.CW(CW)) u_dor (

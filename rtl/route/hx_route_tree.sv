@@ -18,6 +18,12 @@
 //     hash of the destination (up_hash_i), which keeps a flow on one path and so in order;
 //   2 spine: port l goes down to leaf l, i.e. tree port >> down_log2.
 // The VC class is carried through unchanged: boards escalate it on the link that enters a tree.
+//
+// Failed links (port_down_i, from a register of the switch): under adaptive routing (up_hash_i 0)
+// the up-port choice skips ports that are down, and a row or column tree whose port toward the
+// destination board's chosen edge is down delivers to the same board's other edge of that row or
+// column (tree port ^ 1, on the same switch), from where the board routes the packet on. Under
+// hash routing the route is fixed: a packet routed to a dead port is lost there (hx_output_unit).
 module hx_route_tree #(
   parameter int P   = 8,      // switch ports
   parameter int V   = 2,
@@ -39,11 +45,13 @@ module hx_route_tree #(
   input  logic [CLW-1:0]  in_class_i,
   input  logic [P*V-1:0]  ready_vcs_i,   // output VCs free with credit, per output port
   input  logic [4*V-1:0]  class_vcs_i,
+  input  logic [P-1:0]    port_down_i,   // the link behind each output is down
   output logic [PW-1:0]   port_o,
   output logic [CLW-1:0]  class_o
 );
   `include "hx_flit.svh"
   localparam int PW1 = PW + 1;
+  localparam int PP  = 1 << PW;
 
   logic [7:0]  a, b, dgr, dgc, dlr, dlc;
   logic [15:0] dst;
@@ -61,6 +69,12 @@ module hx_route_tree #(
   logic [3:0]    score;
   logic [PW-1:0] cand;
   logic [PW:0]   cand_wide;
+  logic [PP-1:0] down;             // port_down_i, indexable by any PW-bit port number
+  logic          found;
+  logic [15:0]   base;             // first tree port below this switch
+  logic [15:0]   dest_port;        // tree port delivered to, after a failed edge's detour
+  logic [PW-1:0] edge_own, edge_other;
+  assign down = PP'(port_down_i);
 
   assign a   = dims_i[HX_COORD_LR_LSB +: 8];
   assign b   = dims_i[HX_COORD_LC_LSB +: 8];
@@ -80,6 +94,15 @@ module hx_route_tree #(
       3'd5:    tree_port = {8'd0, hdr_i[HX_HDR_DGR_LSB + 32'(md_dim_i)*8 +: 8]};
       default: tree_port = dst;
     endcase
+    // A failed edge link: the same board's other edge (row and column trees, adaptive only).
+    base = (level_i == 2'd1) ? ({8'd0, index_i} << down_log2_i) : 16'd0;
+    edge_own   = PW'(tree_port - base);
+    edge_other = PW'((tree_port ^ 16'd1) - base);
+    dest_port = tree_port;
+    if (!up_hash_i && (kind_i == 3'd0 || kind_i == 3'd1) && (level_i != 2'd1 || down_log2_i != '0)
+        && down[edge_own] && !down[edge_other]) begin
+      dest_port = tree_port ^ 16'd1;
+    end
     leaf_of_dst = tree_port >> down_log2_i;
     up_first = PW'(16'd1 << down_log2_i);
     // Fibonacci hash of the destination, scaled into [0, up_ports).
@@ -89,10 +112,12 @@ module hx_route_tree #(
   end
 
   // Adaptive: scan the up ports from the rotating start, keep the first with the highest score
-  // (number of output VCs of the packet's class that are free and have a credit).
+  // (number of output VCs of the packet's class that are free and have a credit) among those that
+  // are up (all down: the first, where the packet is lost).
   always_comb begin
     best_score = '0;
     up_adaptive = up_first;
+    found = 1'b0;
     for (int k = 0; k < P; k++) begin
       cand_wide = {1'b0, rr_q} + PW1'(k);
       if (cand_wide >= PW1'(up_ports_i)) cand_wide = cand_wide - PW1'(up_ports_i);
@@ -101,9 +126,10 @@ module hx_route_tree #(
       for (int v = 0; v < V; v++) begin
         if (ready_vcs_i[32'(cand)*V + v] && want[v]) score = score + 4'd1;
       end
-      if ((k < 32'(up_ports_i)) && (k == 0 || score > best_score)) begin
+      if ((k < 32'(up_ports_i)) && !down[cand] && (!found || score > best_score)) begin
         best_score = score;
         up_adaptive = cand;
+        found = 1'b1;
       end
     end
   end
@@ -113,13 +139,13 @@ module hx_route_tree #(
     case (level_i)
       2'd1: begin
         if (leaf_of_dst == {8'd0, index_i}) begin
-          port_o = PW'(tree_port - ({8'd0, index_i} << down_log2_i));
+          port_o = PW'(dest_port - base);
         end else begin
           port_o = up_hash_i ? up_hashed : up_adaptive;
         end
       end
       2'd2:    port_o = PW'(leaf_of_dst);
-      default: port_o = PW'(tree_port);
+      default: port_o = PW'(dest_port);
     endcase
   end
 

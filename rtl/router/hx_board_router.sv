@@ -26,6 +26,13 @@ module hx_board_router #(
   input  logic [4*V-1:0]  class_vcs_i,   // VCs of each class (V bits per class)
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
   input  logic [P*8-1:0]  out_depth_i,   // buffer depth per VC behind each output (credits)
+  // Failed links, from this cycle on (may rise at any cycle): port_down_i, the link behind each
+  // output is down (flits sent on it are lost; hx_router_core); edges_down_i, the cable of the
+  // board edge this router's row or column leaves through is down (bit N: the N edge of its column,
+  // E: the E edge of its row, S, W likewise; port numbering of hx_flit.svh), as a fabric manager
+  // tells every router of that row or column. Adaptive routing leaves through the other edge.
+  input  logic [P-1:0]    port_down_i,
+  input  logic [3:0]      edges_down_i,
   // links in, port order N, E, S, W, L0 .. L(NL-1)
   input  logic [P-1:0]    in_valid_i,
   input  logic [P-1:0]    in_head_i,
@@ -58,6 +65,18 @@ module hx_board_router #(
   // Credits per output VC: what the adaptive choice weighs. (Free-with-credit VCs: unused here.)
   logic [P*V*8-1:0] credits;
   logic [P*V-1:0]   unused_ready_vcs;
+  // Registered: the allocators and route computers then depend on registers only (hx_router_core).
+  logic [P-1:0]     port_down_q;
+  logic [3:0]       edges_down_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      port_down_q  <= '0;
+      edges_down_q <= '0;
+    end else begin
+      port_down_q  <= port_down_i;
+      edges_down_q <= edges_down_i;
+    end
+  end
 
   for (genvar p = 0; p < P; p++) begin : gen_rc
     logic [1:0] in_class;
@@ -70,6 +89,7 @@ module hx_board_router #(
       .credits_i   (credits),
       .depths_i    (out_depth_i),
       .class_vcs_i (class_vcs_i),
+      .edges_down_i (edges_down_q),
       .mode_i     (mode_i),
       .pos_i      (pos_i),
       .dims_i     (dims_i),
@@ -104,6 +124,7 @@ module hx_board_router #(
     .class_vcs_i        (class_vcs_i),
     .vc_allow_i         (vc_allow_i),
     .out_depth_i        (out_depth_i),
+    .port_down_i        (port_down_q),
     .out_valid_o        (out_valid_o),
     .out_head_o         (out_head_o),
     .out_tail_o         (out_tail_o),

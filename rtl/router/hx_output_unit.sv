@@ -4,6 +4,12 @@
 // Promise: an output VC is owned from the cycle its head is sent until its tail is sent, so two
 // packets never interleave on one VC; a flit is only sent on a VC with a credit (checked by the
 // allocators, enforced again by the counter's error flag). The link outputs are registered.
+//
+// A port whose link is down (down_i, a failed cable or switch port; from a register of the block)
+// keeps sending: the flits it sends are lost on the dead link and no credit comes back, so its VCs
+// count as always having a credit and the counters stand still. A packet caught on the port drains
+// into the dead link instead of holding its input VC (and the packets behind it) forever; route
+// computers avoid the port (credits_o reads 0, and they are told which ports are down).
 module hx_output_unit #(
   parameter int V      = 2,
   parameter int DDOWN  = 8,      // largest downstream buffer depth per VC (counter width)
@@ -13,6 +19,7 @@ module hx_output_unit #(
   input  logic          clk_i,
   input  logic          rst_i,
   input  logic [7:0]    depth_i,       // downstream buffer depth per VC: initial credits
+  input  logic          down_i,        // the link behind this port is down (see above)
   // credits from downstream
   input  logic          credit_valid_i,
   input  logic [VW-1:0] credit_vc_i,
@@ -48,8 +55,9 @@ module hx_output_unit #(
     logic [$clog2(DDOWN + 1)-1:0] count;
     logic inc;
     logic dec;
-    assign inc = credit_valid_i && (credit_vc_i == VW'(v));
-    assign dec = send_i && (send_vc_i == VW'(v));
+    logic avail;
+    assign inc = credit_valid_i && (credit_vc_i == VW'(v)) && !down_i;
+    assign dec = send_i && (send_vc_i == VW'(v)) && !down_i;
     hx_credit_counter #(.DEPTH(DDOWN)) u_credits (
       .clk_i   (clk_i),
       .rst_i   (rst_i),
@@ -57,11 +65,12 @@ module hx_output_unit #(
       .inc_i   (inc),
       .dec_i   (dec),
       .count_o (count),
-      .avail_o (has_credit_o[v]),
+      .avail_o (avail),
       .full_o  (cnt_full[v]),
       .err_o   (cnt_err[v])
     );
-    assign credits_o[v*8 +: 8] = 8'(count);
+    assign has_credit_o[v] = avail || down_i;
+    assign credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count);
   end
 
   always_ff @(posedge clk_i) begin
@@ -94,7 +103,8 @@ module hx_output_unit #(
   assign out_tail_o   = out_tail_q;
   assign out_data_o   = out_data_q;
   assign credit_err_o = (cnt_err != '0);
-  assign idle_o       = (owned_q == '0) && (cnt_full == '1) && !out_valid_q;
+  // A dead link returns no credits: its counters need not be full for the port to be idle.
+  assign idle_o       = (owned_q == '0) && ((cnt_full == '1) || down_i) && !out_valid_q;
 
   // Depths above DDOWN cannot be counted; the upper bits only exist to keep the port 8 bits wide.
   logic unused_depth;

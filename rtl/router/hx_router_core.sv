@@ -55,6 +55,11 @@ module hx_router_core #(
   input  logic [V*V-1:0]     vc_allow_i,
   // buffer depth per VC of the block behind each output: its initial credits (at most DDOWN)
   input  logic [P*8-1:0]     out_depth_i,
+  // the link behind each output is down (a failed cable, board link or switch port; from a
+  // register of the top, so the allocators still depend on registers only): flits sent on it are
+  // lost (hx_output_unit), a waiting head takes its alternative port instead when it has one that
+  // is up, and the port never looks ready to the route computers
+  input  logic [P-1:0]       port_down_i,
   // links out
   output logic [P-1:0]       out_valid_o,
   output logic [P-1:0]       out_head_o,
@@ -165,13 +170,16 @@ module hx_router_core #(
   // diverts only when it would otherwise wait. Each port's free-VC test is made once.
   logic [P*V-1:0]    sa_req;
   logic [P*V*PW-1:0] sa_port;
+  localparam int PP = 1 << PW;
+  logic [PP-1:0]     down_pad;     // port_down_i, indexable by any PW-bit port number
+  assign down_pad = PP'(port_down_i);
   always_comb begin
     for (int p = 0; p < P; p++) begin
       for (int v = 0; v < V; v++) begin
         logic [PW-1:0]  op, ap;
         logic [CLW-1:0] oc, ac;
         logic [VW-1:0]  ov;
-        logic           pri_ok, use_alt;
+        logic           pri_ok, use_alt, alt_up;
         op = vc_pport[p][v*PW +: PW];
         oc = vc_pclass[p][v*CLW +: CLW];
         ap = vc_aport[p][v*PW +: PW];
@@ -179,14 +187,18 @@ module hx_router_core #(
         ov = vc_outvc[p][v*VW +: VW];
         pri_ok  = 1'b0;
         use_alt = 1'b0;
+        alt_up  = 1'b0;
         if (!vc_valid[p][v]) begin
           sa_req[p*V + v] = 1'b0;
         end else if (vc_active[p][v]) begin
           sa_req[p*V + v] = out_credit[op][ov];
         end else begin
+          // A head whose own port is down waits for its alternative when that one is up (and
+          // drains into the dead link only when there is none).
+          alt_up = vc_avalid[p][v] && !down_pad[ap];
           pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
-                    & vc_allow_q[v*V +: V]) != '0;
-          if (!pri_ok && vc_avalid[p][v]) begin
+                    & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
+          if (!pri_ok && alt_up) begin
             use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
                        & vc_allow_q[v*V +: V]) != '0;
           end
@@ -285,6 +297,7 @@ module hx_router_core #(
       .clk_i          (clk_i),
       .rst_i          (rst_i),
       .depth_i        (out_depth_i[o*8 +: 8]),
+      .down_i         (port_down_i[o]),
       .credit_valid_i (out_credit_valid_i[o]),
       .credit_vc_i    (out_credit_vc_i[o*VW +: VW]),
       .free_o         (out_free[o]),
@@ -307,7 +320,7 @@ module hx_router_core #(
 
   always_comb begin
     for (int o = 0; o < P; o++) begin
-      out_ready_vcs_o[o*V +: V] = out_free[o] & out_credit[o];
+      out_ready_vcs_o[o*V +: V] = port_down_i[o] ? '0 : (out_free[o] & out_credit[o]);
     end
   end
 

@@ -47,6 +47,10 @@ module hx_switch #(
   input  logic [4*V-1:0]  class_vcs_i,
   input  logic [V*V-1:0]  vc_allow_i,    // output VCs each input VC may take (VC policy)
   input  logic [K*8-1:0]  out_depth_i,
+  // the link behind each port is down from this cycle on (a failed cable or switch port; may rise
+  // at any cycle): flits sent on it are lost, adaptive routes avoid it (hx_router_core,
+  // hx_route_tree)
+  input  logic [K-1:0]    port_down_i,
   // links
   input  logic [K-1:0]    in_valid_i,
   input  logic [K-1:0]    in_head_i,
@@ -76,6 +80,12 @@ module hx_switch #(
   // The tree route computers weigh free output VCs (hx_route_tree); the Dragonfly ones credit counts.
   logic [K*V*8-1:0] out_credits;
   logic             dragonfly, multidim;
+  // Registered: the allocators and route computers then depend on registers only (hx_router_core).
+  logic [K-1:0]     port_down_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) port_down_q <= '0;
+    else       port_down_q <= port_down_i;
+  end
   assign dragonfly = kind_i == 3'd3;
   assign multidim = kind_i == 3'd4;
 
@@ -118,6 +128,7 @@ module hx_switch #(
       .in_class_i  (in_class),
       .ready_vcs_i (ready_vcs),
       .class_vcs_i (class_vcs_i),
+      .port_down_i (port_down_q),
       .port_o      (tree_port),
       .class_o     (tree_class)
     );
@@ -194,6 +205,7 @@ module hx_switch #(
     .class_vcs_i        (class_vcs_i),
     .vc_allow_i         (vc_allow_i),
     .out_depth_i        (out_depth_i),
+    .port_down_i        (port_down_q),
     .out_valid_o        (out_valid_o),
     .out_head_o         (out_head_o),
     .out_tail_o         (out_tail_o),

@@ -7,10 +7,11 @@
 namespace hxemu::sw {
 
 // Automatic pipelining chunk: an eighth of the largest segment, at least 1 KiB (so per-message
-// costs stay small against the payload; 32 flits, one packet) and at most 64 KiB. Measured on
-// hx2mesh-64 at 1 MiB (% of the bound): Hamiltonian cycles (4 KiB segments) 85 with 2 KiB chunks,
-// 91 with 1 KiB, 89 with 512 B; ring (16 KiB segments) 94 with 2 KiB, 91 with 1 KiB; torus2d
-// (32 KiB) 95 with 4 KiB, 94 with 2 KiB.
+// costs stay small against the payload) and at most 64 KiB. Measured on hx2mesh-64 at 1 MiB when
+// it was chosen (% of the bound): Hamiltonian cycles (4 KiB segments) 85 with 2 KiB chunks, 91 with
+// 1 KiB, 89 with 512 B; ring (16 KiB segments) 94 with 2 KiB, 91 with 1 KiB; torus2d (32 KiB) 95
+// with 4 KiB, 94 with 2 KiB. (A NIC that interleaved messages to one destination later cut the two
+// rings to 34% and 65%; since it sends them in posted order, 94% and 95%: rtl/nic/hx_nic_tx.sv.)
 std::uint32_t auto_chunk(const BuildOptions& opt, std::uint32_t max_seg) {
   if (opt.chunk_bytes) return opt.chunk_bytes;
   const std::uint32_t c = (max_seg / 8 + 255) / 256 * 256;

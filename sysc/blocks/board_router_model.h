@@ -31,7 +31,16 @@ class BoardRouterModel : public VerilatedBlock<M, BoardRouterBlock> {
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth[p]));
     }
+    for (int p = 0; p < this->ports_; ++p) set_bits(m.port_down_i, p, 1, 0);
+    m.edges_down_i = 0;
     this->pulse_reset();
+  }
+
+  void set_port_down(int port) override {
+    if (port >= 0 && port < this->ports_) set_bits(this->m_->port_down_i, port, 1, 1);
+  }
+  void set_edges_down(std::uint32_t edges) override {
+    this->m_->edges_down_i = static_cast<std::uint8_t>(this->m_->edges_down_i | (edges & 0xfu));
   }
 
   std::uint64_t stall_credit_bits() const override { return this->m_->stall_credit_o; }

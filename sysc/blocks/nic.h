@@ -25,10 +25,16 @@ namespace hxemu::sysc {
 // Inputs held constant after reset.
 struct NicSetup {
   int node = 0;                 // this node's id (0..max_nodes()-1)
-  int pkt_flits = 16;           // packet length limit in flits, head included (2..max_packet_flits())
+  int pkt_flits = 16;           // packet length limit in flits, head included (2..max_packet_flits();
+                                // 3..max_packet_flits() with crc)
   std::uint32_t inj_vcs = 1;    // VCs the NIC may inject on: the router's class-0 VCs (non-empty)
   int inj_depth = 8;            // router's local input buffer depth per VC: initial credits (1..255)
   int rail = 0;                 // router local port it sits on (0..3); it talks to its rail only
+  // End-to-end CRC per packet (rtl/nic/hx_nic.sv crc_en_i): every packet ends with a trailer flit
+  // holding the CRC-32 of its head and data flits (sysc/fabric/packet_crc.h); the receiver flags
+  // packets whose CRC does not match (RxLanding::crc_bad, crc_errors()). A packet then carries
+  // (pkt_flits - 2) flits of payload instead of (pkt_flits - 1). Every NIC of a network must agree.
+  bool crc = false;
 };
 
 // A put: `len` bytes from local `src_addr` to `dst_addr` at node `dst`.
@@ -60,6 +66,7 @@ struct RxLanding {
   std::uint16_t tag = 0;
   std::uint32_t len = 0;        // the whole message's length
   std::uint16_t bytes = 0;      // this packet's payload bytes
+  bool crc_bad = false;         // its CRC did not match (NicSetup::crc): its bytes are suspect
 };
 
 class NicBlock : public LinkBlock {
@@ -98,6 +105,10 @@ class NicBlock : public LinkBlock {
   // Work is in flight but the NIC waits for an input (DMA read data, a credit): while waiting() &&
   // !has_valid_input(), tick() changes nothing either (rtl/nic/hx_nic.sv wait_o; idle() implies it).
   virtual bool waiting() const = 0;
+
+  // Packets received whose CRC did not match (NicSetup::crc; 0 without it), from the NIC's
+  // crc_errors_o register (saturates at 2^32 - 1).
+  virtual std::uint64_t crc_errors() const = 0;
 };
 
 // Connects `nic`'s DMA ports to `mem` for cycle `now` (call before tick()).

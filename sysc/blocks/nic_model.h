@@ -45,8 +45,10 @@ class NicModel : public VerilatedBlock<M, NicBlock> {
       throw std::invalid_argument(os.str());
     };
     if (s.node < 0 || s.node >= nodes_) bad("node", s.node, "0.." + std::to_string(nodes_ - 1));
-    if (s.pkt_flits < 2 || s.pkt_flits > maxp_) {
-      bad("pkt_flits", s.pkt_flits, "2.." + std::to_string(maxp_));
+    const int min_flits = s.crc ? 3 : 2;   // with CRC: head, data, trailer
+    if (s.pkt_flits < min_flits || s.pkt_flits > maxp_) {
+      bad("pkt_flits", s.pkt_flits,
+          std::to_string(min_flits) + ".." + std::to_string(maxp_) + (s.crc ? " with crc" : ""));
     }
     const std::uint32_t all = vcs_ >= 32 ? ~0u : ((1u << vcs_) - 1);
     if (s.inj_vcs == 0 || (s.inj_vcs & ~all) != 0) {
@@ -57,6 +59,7 @@ class NicModel : public VerilatedBlock<M, NicBlock> {
     m_->node_i = static_cast<std::uint16_t>(s.node);
     m_->rail_i = static_cast<std::uint8_t>(s.rail);
     m_->pkt_flits_i = static_cast<std::uint8_t>(s.pkt_flits);
+    m_->crc_en_i = s.crc;
     m_->inj_vcs_i = s.inj_vcs;
     m_->inj_depth_i = static_cast<std::uint8_t>(s.inj_depth);
     m_->rd_req_ready_i = 0;
@@ -101,6 +104,7 @@ class NicModel : public VerilatedBlock<M, NicBlock> {
     r.tag = static_cast<std::uint16_t>(m_->rxc_tag_o);
     r.len = m_->rxc_len_o;
     r.bytes = static_cast<std::uint16_t>(m_->rxc_bytes_o);
+    r.crc_bad = m_->rxc_crc_bad_o != 0;
     return r;
   }
   void set_rxc_ready(bool r) override { m_->rxc_ready_i = r; }
@@ -125,6 +129,7 @@ class NicModel : public VerilatedBlock<M, NicBlock> {
   }
 
   bool waiting() const override { return m_->wait_o != 0; }
+  std::uint64_t crc_errors() const override { return m_->crc_errors_o; }
 
   bool has_valid_input() const override {
     return m_->in_valid_i != 0 || m_->out_credit_valid_i != 0 || m_->cmd_valid_i != 0 ||

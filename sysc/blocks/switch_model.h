@@ -62,7 +62,12 @@ class SwitchModel : public VerilatedBlock<M, SwitchBlock> {
     for (int p = 0; p < this->ports_; ++p) {
       set_bits(m.out_depth_i, p * 8, 8, static_cast<std::uint64_t>(s.out_depth.at(p)));
     }
+    for (int p = 0; p < this->ports_; ++p) set_bits(m.port_down_i, p, 1, 0);
     this->pulse_reset();
+  }
+
+  void set_port_down(int port) override {
+    if (port >= 0 && port < this->ports_) set_bits(this->m_->port_down_i, port, 1, 1);
   }
 
   std::uint64_t stall_credit_bits() const override { return this->m_->stall_credit_o; }

@@ -42,6 +42,13 @@ class LinkBlock {
   virtual std::uint64_t stall_sa_bits() const { return 0; }
   // A neighbour broke the credit protocol (sticky).
   virtual bool error() const = 0;
+
+  // Failed links (Network::schedule_block_fault), from the coming edge on and for good: the link
+  // behind `port` is down; the board-edge cables in `edges` (bit per mesh port N, E, S, W: the edge
+  // of this router's column or row) are down. Blocks that route (routers, switches) take them as
+  // RTL inputs (hx_board_router, hx_switch); the others ignore them.
+  virtual void set_port_down(int /*port*/) {}
+  virtual void set_edges_down(std::uint32_t /*edges*/) {}
 };
 
 // A block without links that the harness steps with its partition (a node's host software,

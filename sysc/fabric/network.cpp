@@ -59,6 +59,8 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   link_info_.push_back({b, a, cls});
   link_flits_.push_back(0);
   link_flits_.push_back(0);
+  down_from_.push_back(~0ull);
+  down_from_.push_back(~0ull);
   vc_state_.resize(links_.size() * vcs_max_);
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
@@ -86,9 +88,16 @@ void Network::step_block(int i, std::uint64_t now) {
   if (std::uint64_t* c = block_clock_[i]) *c = now;
   BlockEntry& e = blocks_[i];
   LinkBlock& b = *e.block;
+  // A link-state change is an input the block registers at its next edge: it ticks this cycle even
+  // when idle, so the change is in place before the next flit arrives.
+  bool changed = false;
+  if (now >= e.next_fault_at) {
+    apply_block_faults(e, now);
+    changed = true;
+  }
   // A busy block ticks anyway; only an idle one needs the look at its links, and a link's slot
   // (a cache miss per port on a large system) only when the link has something in flight.
-  if (b.idle()) {
+  if (!changed && b.idle()) {
     bool arriving = false;
     for (int p : e.connected) {
       const PortLinks& pl = e.ports[p];
@@ -110,12 +119,17 @@ void Network::step_block(int i, std::uint64_t now) {
     const PortLinks& pl = e.ports[p];
     Link& rx = *links_[pl.rx];
     if (const Flit* f = rx.peek_flit(now)) {
-      b.set_flit_in(p, *f);
+      if (now >= down_from_[pl.rx]) {
+        log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, nullptr);
+      } else {
+        b.set_flit_in(p, *f);
+      }
       rx.consume_flit(now);
     }
     Link& tx = *links_[pl.tx];
     if (tx.has_credit(now)) {
       const Credit c = tx.take_credit(now);
+      if (now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
       VcState& st = vc_state_[pl.tx * vcs_max_ + c.vc];
       --st.occupancy;
       if (!st.packets.empty()) {
@@ -145,9 +159,19 @@ void Network::step_block(int i, std::uint64_t now) {
         if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
         fault_ = LinkFault::kNone;
       }
+      const bool dead = now >= down_from_[pl.tx];
       if (!drop) {
-        links_[pl.tx]->send_flit(now, f);
-        ++link_flits_[pl.tx];
+        if (dead) {
+          // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
+          // a body flit still names its packet.
+        } else if (faults_on_ && !f.head && flip_rate_ > 0.0 &&
+                   (flip_classes_ >> static_cast<int>(link_info_[pl.tx].cls) & 1u)) {
+          flip_bits(pl.tx, f, b.flit_bits(), now);
+        }
+        if (!dead) {
+          links_[pl.tx]->send_flit(now, f);
+          ++link_flits_[pl.tx];
+        }
         VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
         ++st.occupancy;
         if (f.head) {
@@ -162,15 +186,18 @@ void Network::step_block(int i, std::uint64_t now) {
         if (!st.packets.empty()) {
           VcPacket& pk = st.packets.back();
           ++pk.flits;
+          ++pk.sent;
           pk.tail_sent = f.tail;
         }
-        if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
+        if (dead) {
+          log_fault(send_log_[pl.tx], FaultEvent::Kind::kLostSent, pl.tx, now, f, st.back());
+        } else if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
           head_observer_->head_on_cable(pl.tx, f, now);
         }
       }
     }
     const Credit c = b.credit_out(p);
-    if (c.valid) links_[pl.rx]->send_credit(now, c);
+    if (c.valid && now < down_from_[pl.rx]) links_[pl.rx]->send_credit(now, c);
   }
 }
 

@@ -99,6 +99,7 @@ class Network {
     int rail = 0;               // the head's rail field
     std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
     int flits = 0;              // of its flits not yet credited back
+    int sent = 0;               // of its flits sent on the link so far
     bool tail_sent = false;
   };
   struct VcState {
@@ -137,6 +138,44 @@ class Network {
   // Flits on links plus flits moved by blocks since the last call: progress for a watchdog.
   std::uint64_t flits_moved() const;
 
+  // ---- Failed links and bit errors (docs/faults.md) -------------------------------------------
+  // Every decision is a function of the cycle and the link alone, so a run with faults gives the
+  // same result for any partitioning, thread count or rank count.
+  //
+  // From cycle `at` on, directed link `i` carries nothing: flits its sender puts on it then, flits
+  // on it that would arrive then or later, and credits either way are lost (logged below). Set it
+  // before the run reaches `at`.
+  void fail_link(int i, std::uint64_t at);
+  std::uint64_t link_down_from(int i) const { return down_from_[i]; }
+  // In cycle `at` (before its tick), block `b` is told that the link behind `port` is down
+  // (port >= 0) and that the board-edge cables in `edges` are down (LinkBlock::set_port_down,
+  // set_edges_down): what a fabric manager tells the routers when a link fails.
+  void schedule_block_fault(int b, std::uint64_t at, int port, std::uint32_t edges);
+  // Bit errors: each payload bit of every body or tail flit sent on a link whose class is in
+  // `classes` (bit 1 << LinkClass) flips with probability `rate`. Head flits are spared: their
+  // routing fields are assumed protected hop by hop (a flipped destination would misroute, which
+  // is not modelled). Each link draws from its own generator seeded from `seed` and its index.
+  void set_bit_flips(double rate, unsigned classes, std::uint64_t seed);
+
+  // What the faults did, one record per flit: lost (put on a dead link, or on it when it died) or
+  // hit by a flipped bit. `packet` is the packet the flit belonged to as the sender tracks it
+  // (vc_state); for a flit lost in flight only a head names its packet (packet.src < 0 otherwise).
+  struct FaultEvent {
+    enum class Kind : std::uint8_t { kLostSent, kLostInFlight, kFlipped };
+    Kind kind = Kind::kLostSent;
+    int link = -1;
+    std::uint64_t cycle = 0;
+    int vc = 0;
+    bool head = false;
+    bool tail = false;
+    int bit = -1;                  // kFlipped: the payload bit flipped
+    int flit = -1;                 // kFlipped: which flit of its packet (0: the head)
+    VcPacket packet;
+  };
+  // Every event of every link, ordered by cycle, then link, then kind.
+  std::vector<FaultEvent> fault_events() const;
+  bool faults_configured() const { return faults_on_; }
+
  private:
   struct PortLinks {
     int tx = -1;   // link this port sends flits on (and receives credits from)
@@ -147,7 +186,20 @@ class Network {
     std::string name;
     std::vector<PortLinks> ports;
     std::vector<int> connected;   // ports with links, ascending
+    // Scheduled link-state changes for the block (schedule_block_fault), in cycle order.
+    struct Pending {
+      std::uint64_t at;
+      int port;
+      std::uint32_t edges;
+    };
+    std::vector<Pending> faults;
+    std::size_t next_fault = 0;
+    std::uint64_t next_fault_at = ~0ull;
   };
+  void apply_block_faults(BlockEntry& e, std::uint64_t now);
+  void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
+  void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
+                 const Flit& f, const VcPacket* pk);
 
   std::vector<BlockEntry> blocks_;
   std::vector<std::unique_ptr<Link>> links_;
@@ -160,6 +212,15 @@ class Network {
   HeadObserver* head_observer_ = nullptr;
   int fault_link_ = -1;
   LinkFault fault_ = LinkFault::kNone;
+  // Failed links and bit errors: per directed link, the first dead cycle (~0: never), the flip
+  // generator state and the bits to the next flip; the logs of what the sender's side and the
+  // receiver's side saw (each written only by the thread stepping that side).
+  bool faults_on_ = false;
+  std::vector<std::uint64_t> down_from_;
+  double flip_rate_ = 0.0;
+  unsigned flip_classes_ = 0;
+  std::vector<std::uint64_t> flip_rng_, flip_gap_;
+  std::vector<std::vector<FaultEvent>> send_log_, recv_log_;
   std::uint64_t now_ = 0;
   std::deque<std::uint64_t> domain_clocks_;   // deque: pointers stay valid as it grows
   std::vector<std::uint64_t*> block_clock_;

@@ -1,7 +1,11 @@
 #include "sysc/host/nic_node.h"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "sysc/dist/ranks.h"
 
 namespace hxemu::sysc {
 
@@ -73,6 +77,7 @@ void NicNode::tick() {
   if (tx) txq_.push_back({now, txc});
   if (rx) {
     if (observer_) observer_->landed(rail_, rxc, now);
+    if (rxc.crc_bad) corrupt_.push_back({rxc.src, rxc.seq, rxc.tag});
     rx_.add(rxc);
     RxCompletion c;
     while (rx_.pop(c)) rxq_.push_back({now, c});
@@ -81,6 +86,42 @@ void NicNode::tick() {
   // cycle its memory presents the next read word; a credit wakes it through its link.
   quiet_ = nic_->waiting();
   wake_ = mem_->next_read_due();
+}
+
+std::uint64_t nic_crc_errors(const System& sys) {
+  std::uint64_t n = 0;
+  for (int b = 0; b < sys.net().blocks(); ++b) {
+    if (!sys.owns_block(b)) continue;
+    if (const auto* nic = dynamic_cast<const NicNode*>(&sys.net().block(b))) n += nic->crc_errors();
+  }
+  return sys.ranks() > 1 ? Ranks::sum(n) : n;
+}
+
+std::vector<CorruptPacket> nic_corrupt_packets(const System& sys) {
+  std::vector<CorruptPacket> all;
+  for (int b = 0; b < sys.net().blocks(); ++b) {
+    if (!sys.owns_block(b)) continue;
+    const auto* nic = dynamic_cast<const NicNode*>(&sys.net().block(b));
+    if (nic == nullptr) continue;
+    for (const CorruptLanding& l : nic->corrupt_landings()) all.push_back({nic->node(), nic->rail(), l});
+  }
+  if (sys.ranks() > 1) {
+    // Each rank's records as bytes (every rank runs the same build), gathered on every rank.
+    std::string mine(all.size() * sizeof(CorruptPacket), '\0');
+    if (!all.empty()) std::memcpy(mine.data(), all.data(), mine.size());
+    all.clear();
+    for (const std::string& r : Ranks::all_gather(mine)) {
+      const std::size_t k = r.size() / sizeof(CorruptPacket);
+      const std::size_t at = all.size();
+      all.resize(at + k);
+      if (k != 0) std::memcpy(&all[at], r.data(), k * sizeof(CorruptPacket));
+    }
+  }
+  // Blocks are numbered in build order; the list goes by node, then rail (stable: landing order).
+  std::stable_sort(all.begin(), all.end(), [](const CorruptPacket& a, const CorruptPacket& b) {
+    return a.node != b.node ? a.node < b.node : a.rail < b.rail;
+  });
+  return all;
 }
 
 std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
@@ -110,6 +151,7 @@ std::unique_ptr<LinkBlock> NicFactory::make_terminal(const TerminalSpec& spec) {
   s.pkt_flits = spec.max_packet_flits;
   s.inj_vcs = spec.vc.inject_vcs();
   s.inj_depth = spec.inject_credits;
+  s.crc = spec.nic_crc;
   nic->reset(s);
   auto node = std::make_unique<NicNode>(std::move(nic), port, spec.node, spec.rail, spec.clock);
   const std::size_t idx = static_cast<std::size_t>(spec.node) * rails_ + spec.rail;

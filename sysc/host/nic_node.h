@@ -30,6 +30,13 @@ class LandingObserver {
   virtual void landed(int rail, const RxLanding& l, std::uint64_t now) = 0;
 };
 
+// A packet whose landing had a bad CRC (NicSetup::crc): its bytes are in host memory but suspect.
+struct CorruptLanding {
+  std::uint16_t src = 0;
+  std::uint16_t seq = 0;        // its message's sequence number from src
+  std::uint16_t tag = 0;
+};
+
 class NicNode final : public LinkBlock {
  public:
   NicNode(std::unique_ptr<NicBlock> nic, std::shared_ptr<HostMemory> port, int node, int rail,
@@ -53,6 +60,10 @@ class NicNode final : public LinkBlock {
   bool has_completion() const;
   std::size_t posts_waiting() const { return cmds_.size(); }
   std::uint64_t puts_accepted() const { return puts_accepted_; }
+  // Packets received with a bad CRC (the NIC's counter; 0 unless NicSetup::crc), and each such
+  // packet, in landing order (the list grows only when one lands).
+  std::uint64_t crc_errors() const { return nic_->crc_errors(); }
+  const std::vector<CorruptLanding>& corrupt_landings() const { return corrupt_; }
 
   // ---- LinkBlock ---------------------------------------------------------------------------
   int ports() const override { return 1; }
@@ -89,6 +100,7 @@ class NicNode final : public LinkBlock {
   MessageAssembler rx_;
   LandingObserver* observer_ = nullptr;
   std::uint64_t puts_accepted_ = 0;
+  std::vector<CorruptLanding> corrupt_;
   // As of the last edge: the NIC waiting (idle, or waiting for read data or a credit), and the
   // cycle the memory presents the next read word (UINT64_MAX: none). Both change only in tick(),
   // and reading them there (in cache) spares idle() cache misses per cycle on thousands of NICs.
@@ -98,6 +110,18 @@ class NicNode final : public LinkBlock {
   // Ticking would change nothing: the NIC waits, no read word is due, no put is due.
   bool settled() const;
 };
+
+// Over every NicNode of `sys` (the terminals a NicFactory made): packets received with a bad CRC,
+// and each of them with where it landed (by node, then rail, then landing order). With several
+// ranks every rank must call these at the same point (like System::quiet): each counts the NICs
+// it owns and all get the total.
+std::uint64_t nic_crc_errors(const System& sys);
+struct CorruptPacket {
+  int node = 0;                 // where it landed
+  int rail = 0;
+  CorruptLanding packet;
+};
+std::vector<CorruptPacket> nic_corrupt_packets(const System& sys);
 
 // Makes NicNodes for a System: `rails` NICs per node sharing one host memory of `memory_bytes`.
 class NicFactory final : public TerminalFactory {

@@ -183,6 +183,7 @@ int System::add_terminal(TerminalFactory& terminals, int node, int rail, int inj
   ts.eject_depth = cfg_.board_depth;
   ts.flit_bits = cfg_.flit_bits;
   ts.max_packet_flits = cfg_.max_packet_flits;
+  ts.nic_crc = cfg_.nic_crc;
   std::uint64_t* clock = net_.domain_clock(node_partition_.at(node));
   ts.clock = clock;
   ts.partition = node_partition_.at(node);

@@ -34,6 +34,7 @@ struct TerminalSpec {
   int eject_depth = 8;      // its own receive buffer per VC (the network's credits toward it)
   int flit_bits = 256;
   int max_packet_flits = 16;
+  bool nic_crc = false;     // NICs end every packet with a CRC trailer (SystemConfig::nic_crc)
   const std::uint64_t* clock = nullptr;   // its partition's cycle counter (stable within a cycle)
   int partition = 0;                       // the partition (System::partitions()) it belongs to
 };

@@ -161,6 +161,14 @@ double get_double(const json& obj, const std::string& where, const std::string& 
   return x;
 }
 
+bool get_bool(const json& obj, const std::string& where, const std::string& key, bool fallback) {
+  const std::string field = where.empty() ? key : where + "." + key;
+  if (!obj.contains(key)) return fallback;
+  const json& v = obj.at(key);
+  if (!v.is_boolean()) fail(field, "must be true or false, got " + v.dump());
+  return v.get<bool>();
+}
+
 std::string get_choice(const json& obj, const std::string& where, const std::string& key,
                        const std::vector<std::string>& allowed, const std::string& fallback) {
   const std::string field = where.empty() ? key : where + "." + key;
@@ -422,7 +430,7 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   }
   check_keys(root, "", {"name", "topology", "board", "grid", "nodes", "planes", "dragonfly", "switch",
                         "router", "links", "flit_bits", "max_packet_flits", "clock_ghz", "comment",
-                        "dimensions", "routing_order", "nics", "prices"});
+                        "dimensions", "routing_order", "nics", "prices", "nic_crc"});
   SystemConfig c;
   c.source = source;
   if (root.contains("name")) {
@@ -572,6 +580,11 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
     }
   }
   c.max_packet_flits = get_int(root, "", "max_packet_flits", 2, 64, 16);
+  c.nic_crc = get_bool(root, "", "nic_crc", false);
+  if (c.nic_crc && c.max_packet_flits < 3) {
+    fail("max_packet_flits", "must be at least 3 with nic_crc (a packet is a head, data and its CRC "
+                             "trailer), got " + std::to_string(c.max_packet_flits));
+  }
   c.clock_ghz = get_double(root, "", "clock_ghz", 0.001, 100.0, 1.5625);
   parse_prices(root, c.prices);
 
@@ -688,6 +701,8 @@ SystemConfig parse_system_config(const std::string& json_text, const std::string
   // Prices only when the configuration (or an override) set some: every report's stamp carries the
   // whole table with the cost (tb/report_io.cpp).
   if (root.contains("prices")) canon["prices"] = root.at("prices");
+  // Only when on: the canonical JSON of every configuration without it stays as it was.
+  if (c.nic_crc) canon["nic_crc"] = true;
   c.json = canon.dump();
   return c;
 }

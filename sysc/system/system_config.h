@@ -96,6 +96,10 @@ struct SystemConfig {
   int cable_depth = 32;               // flits per VC at inputs fed by cables
   int flit_bits = 256;
   int max_packet_flits = 16;
+  // "nic_crc": every NIC ends each packet with a CRC trailer flit and counts the packets whose CRC
+  // does not match on arrival (rtl/nic/hx_nic.sv crc_en_i). One flit per packet then carries no
+  // payload (max_packet_flits - 2 data flits), and max_packet_flits must be at least 3.
+  bool nic_crc = false;
   // link latencies (cycles from the sender's output register to the receiver's input)
   int board_latency = 1;
   int cable_latency = 10;

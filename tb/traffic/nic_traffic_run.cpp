@@ -100,6 +100,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
     hosts.push_back(host.get());
     sys.add_node_block(node, std::move(host), "node" + std::to_string(node) + ".traffic");
   }
+  const auto applied = apply_run_faults(sys, cfg);
   auto h = harness(sys);
   res.harness = h->name();
   if (windows) windows->attach(sys);
@@ -323,6 +324,11 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   if (sys.any_error()) res.errors.push_back("a block flagged an error (credit protocol, NIC or message assembly)");
   res.checks_passed = res.errors.empty() && res.drained;
   judge_saturation(res, cfg.saturation);
+  if (!cfg.faults.empty()) {
+    res.faults = collect_fault_report(sys, applied, run_fault_plan(cfg));
+    res.faults.crc_on = sys_cfg.nic_crc;
+    res.faults.crc_errors = sysc::nic_crc_errors(sys);
+  }
   return res;
 }
 

@@ -56,13 +56,6 @@ class ArrivalProcess {
   std::vector<std::uint64_t> next_;
 };
 
-std::string port_label(const sysc::System& sys, sysc::PortRef p) {
-  std::string s = sys.net().block_name(p.block) + ".";
-  s += sys.block_kind(p.block) == sysc::System::BlockKind::kRouter ? sysc::port_name(p.port)
-                                                                     : "p" + std::to_string(p.port);
-  return s;
-}
-
 }  // namespace
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
@@ -87,6 +80,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     throw std::invalid_argument("load must be in 0..1 flits/node/cycle (a node injects through one "
                                 "link), got " + std::to_string(cfg.load));
   }
+  const auto applied = apply_run_faults(sys, cfg);
   ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
@@ -307,7 +301,26 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   if (sys.any_error()) res.errors.push_back("a block flagged a credit-protocol error");
   res.checks_passed = res.errors.empty() && res.drained;
   judge_saturation(res, cfg.saturation);
+  if (!cfg.faults.empty()) {
+    res.faults = collect_fault_report(sys, applied, run_fault_plan(cfg));
+    add_scoreboard(res.faults, sb);
+  }
   return res;
+}
+
+sysc::FaultPlan run_fault_plan(const TrafficRunConfig& cfg) {
+  sysc::FaultPlan plan = cfg.faults;
+  plan.seed = cfg.seed;
+  return plan;
+}
+
+std::vector<sysc::AppliedFailure> apply_run_faults(sysc::System& sys, const TrafficRunConfig& cfg) {
+  if (cfg.faults.empty()) return {};
+  if (sys.ranks() > 1) {
+    throw std::invalid_argument("--fail-link / --flip-bits: a run with faults runs in one process (the fault "
+                                "log is per process); run it without mpirun");
+  }
+  return sysc::apply_fault_plan(sys, run_fault_plan(cfg));
 }
 
 void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64_t>& window_link_flits,
@@ -315,7 +328,7 @@ void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64
   const sysc::Network& net = sys.net();
   for (int l = 0; l < net.links(); ++l) {
     const auto& info = net.link_info(l);
-    res.links.push_back({l, port_label(sys, info.from), port_label(sys, info.to),
+    res.links.push_back({l, sysc::port_label(sys, info.from), sysc::port_label(sys, info.to),
                          sysc::link_class_name(info.cls),
                          static_cast<double>(window_link_flits[l]) / window});
   }
@@ -408,6 +421,7 @@ nlohmann::json TrafficRunResult::json(bool with_links) const {
   j["endpoints"] = endpoints;
   j["rails"] = rails;
   if (endpoints == "nic") j["messages"] = {{"posted", posted}, {"landed", landed}, {"completed", released}};
+  if (faults.any()) j["faults"] = faults.json();
   j["pattern"] = cfg.pattern;
   j["pattern_description"] = pattern_description;
   j["packet_flits"] = cfg.packet_flits;

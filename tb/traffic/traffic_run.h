@@ -20,6 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sysc/system/link_faults.h"
+#include "tb/fault_report.h"
+
 #include "sysc/system/system.h"
 #include "sysc/system/system_config.h"
 #include "sysc/harness/harness.h"
@@ -57,6 +60,9 @@ struct TrafficRunConfig {
   // Planted faults for tests of the checkers (never set in real runs): drop / duplicate / corrupt
   // one flit of the network's traffic, at the first head crossing a link after warm-up.
   enum class Fault { kNone, kDropFlit, kDuplicatePacket, kCorruptFlit } fault = Fault::kNone;
+  // Failed links and bit errors of a real run (--fail-link, --flip-bits; docs/faults.md). The
+  // bit-flip generators are seeded with `seed`.
+  sysc::FaultPlan faults;
 };
 
 struct LinkUse {
@@ -114,6 +120,7 @@ struct TrafficRunResult {
   std::string verdict() const;
   std::vector<std::string> errors;
   std::string stuck_report;          // watchdog's wait-for list if it fired
+  FaultReport faults;                // what cfg.faults did (faults.any() false without a plan)
   std::vector<LinkUse> links;        // every directed link
   std::vector<PortStall> stalls;     // router and switch input ports with any stall
   std::vector<double> node_link_utilization;  // per node: its router's busiest output (grid order)
@@ -135,6 +142,11 @@ void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64
                           double window, TrafficRunResult& res);
 
 class LinkWindows;   // tb/stats/link_windows.h
+
+// The run's fault plan with the run's seed, and its application to a built system (nothing
+// without a plan; std::invalid_argument for a bad port or a multi-process run).
+sysc::FaultPlan run_fault_plan(const TrafficRunConfig& cfg);
+std::vector<sysc::AppliedFailure> apply_run_faults(sysc::System& sys, const TrafficRunConfig& cfg);
 
 // progress (optional): phases and cycles of the run are reported to it. windows (optional): per
 // link counters over time windows of the whole run (warm-up to drained), finished at its end.

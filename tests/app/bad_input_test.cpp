@@ -179,5 +179,14 @@ TEST(BadTraffic, PatternAndLoadAreCheckedBeforeTheHeader) {
   expect_bad_input({"traffic", "--config", cfg, "--max-age", "-5"}, {"--max-age"});
 }
 
+TEST(BadTraffic, FaultSpecsNameTheOptionAndTheForm) {
+  const std::string cfg = config("hx2mesh-16");
+  expect_bad_input({"traffic", "--config", cfg, "--fail-link", "router0.W"}, {"--fail-link 'router0.W'", "@<cycle>"});
+  expect_bad_input({"traffic", "--config", cfg, "--fail-link", "router0.Q@100"}, {"router0 has no port 'Q'", "N, E, S, W"});
+  expect_bad_input({"traffic", "--config", cfg, "--fail-link", "router77.W@100"}, {"no block named 'router77'"});
+  expect_bad_input({"traffic", "--config", cfg, "--flip-bits", "2"}, {"--flip-bits '2'", "[0, 1)"});
+  expect_bad_input({"traffic", "--config", cfg, "--flip-bits", "1e-6:wires"}, {"unknown link class 'wires'", "board, cable, terminal"});
+}
+
 }  // namespace
 }  // namespace hxemu::test

@@ -157,8 +157,8 @@ TEST_P(NicStress, FourNicsRandomPutsThroughCrossbar) {
       if (ms == max_seq.end() || seq > ms->second) max_seq[src] = seq;
     }
   }
-  // (The sending NIC interleaves the packets of up to 16 messages, which spaces a message's packets
-  // apart, so far fewer of them overtake each other than messages do.)
+  // (The sending NIC interleaves the packets of messages to different destinations, which spaces a
+  // message's packets apart, so far fewer of them overtake each other than messages do.)
   EXPECT_GT(packet_inversions, 5u);
   EXPECT_GT(message_overtakes, 100u);
   std::cout << "[ stress   ] V=" << vcs << ": " << puts << " puts, " << bytes << " bytes, "

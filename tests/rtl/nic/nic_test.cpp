@@ -220,7 +220,7 @@ TEST(NicCompletions, ManyQueuedAtOnceRxInPostedOrderTxEachOnce) {
       EXPECT_EQ(dst->rxcs[i].c.tag, cmds[i].tag) << i;
       EXPECT_EQ(dst->rxcs[i].c.len, cmds[i].len) << i;
       EXPECT_EQ(dst->rxcs[i].c.src, src->node()) << i;
-      // TX completions come in the order messages finish (the NIC interleaves up to 16); each
+      // TX completions come in the order messages finish (posted order per destination); each
       // put's comes before its RX completion.
       EXPECT_LT(src->tx_completion_cycle(cmds[i].dst, cmds[i].tag), dst->rxcs[i].cycle) << i;
     }

@@ -318,5 +318,45 @@ TEST_P(RouterVcs, RandomStressWithRandomStalls) {
             << " flits in " << b.now() << " cycles\n";
 }
 
+// A failed link behind E (port_down_i). Under deterministic routing every packet for (2,2) still
+// goes E: a dead link returns no credits, so the port counts its VCs as always having one and the
+// flits are lost there (the bench drops them) instead of piling up. Under adaptive routing a head
+// whose X-first port is down takes its Y-first port S at the front of its VC: nothing goes E.
+TEST(Router, AFailedPortIsAvoidedByAdaptiveHeadsAndTakesTheRestWithoutCredits) {
+  for (bool adaptive : {false, true}) {
+    RouterBenchConfig cfg;
+    cfg.vcs = 2;
+    cfg.adaptive = adaptive;
+    RouterBench b(cfg);
+    b.set_port_down(E);
+    b.step();   // the router registers port_down_i at this edge
+    for (int i = 0; i < 12; ++i) b.send(L, i % 2, 2, 2, 4);
+    ASSERT_TRUE(b.drain(20000)) << (adaptive ? "adaptive" : "deterministic");
+    EXPECT_EQ(b.packets_done(), 12u);
+    EXPECT_EQ(b.flits_out(E), adaptive ? 0u : 48u);
+    EXPECT_EQ(b.flits_out(S), adaptive ? 48u : 0u);
+    expect_clean(b);
+  }
+}
+
+// Packets caught on a port when its link fails do not hold their VCs: E is stalled with two
+// 20-flit packets from W waiting on it (east only), then its link fails; the rest of both packets
+// leaves at once (no credits needed), the router drains and every packet's 20 flits left E.
+TEST(Router, PacketsCaughtOnAFailedPortDrainIntoIt) {
+  RouterBenchConfig cfg;
+  cfg.vcs = 2;
+  RouterBench b(cfg);
+  b.set_stalled(E, true);
+  b.send(W, 0, 1, 2, 20);
+  b.send(W, 1, 1, 2, 20);
+  for (int i = 0; i < 300; ++i) b.step();
+  EXPECT_EQ(b.flits_out(E), static_cast<std::uint64_t>(cfg.vcs * cfg.out_depth));
+  b.set_port_down(E);
+  ASSERT_TRUE(b.drain(2000));
+  EXPECT_EQ(b.flits_out(E), 40u);
+  EXPECT_EQ(b.packets_done(), 2u);
+  expect_clean(b);
+}
+
 }  // namespace
 }  // namespace hxemu::tb

@@ -217,5 +217,81 @@ TEST(Switch, VcClassCarriedThrough) {
   expect_clean(b);
 }
 
+// The connection at switch port `port` of block `sw` fails from cycle 0: both directed links, and
+// the port_down_i of both ends (what sysc::apply_fault_plan does on a whole system).
+void fail_switch_port(TreeBench& b, int sw, int port) {
+  const sysc::PortRef p{sw, port};
+  b.net.fail_link(b.net.link_out(p), 0);
+  b.net.fail_link(b.net.link_in(p), 0);
+  b.net.schedule_block_fault(sw, 0, port, 0);
+  const sysc::PortRef peer = b.net.link_info(b.net.link_out(p)).to;
+  b.net.schedule_block_fault(peer.block, 0, peer.port, 0);
+}
+
+// A row tree whose port to board 1's W edge (tree port 2) is down: with adaptive up-port selection
+// (the adaptive routing mode) the switch delivers board 1's packets to its E edge (tree port 3),
+// the same board's other edge of that row; with hash selection (deterministic) the route stays
+// and the packets are lost on the dead port.
+TEST(SwitchFaults, RowTreeDeliversToTheBoardsOtherEdgeWhenOneIsDown) {
+  for (bool hash : {false, true}) {
+    TreeSpec s = fat_tree(8, 8);
+    s.kind = TreeKind::kRow;
+    s.board_rows = 4;
+    s.board_cols = 5;
+    s.up_hash = hash;
+    TreeBench b(s);
+    fail_switch_port(b, b.tree.tree_ports[2].block, b.tree.tree_ports[2].port);
+    std::vector<std::uint64_t> ids;
+    // Columns 0 and 1 of board 1 enter through its W edge (tree port 2); the endpoint at tree
+    // port 3, board 1's E edge, is the one expected to take them (it stands for the board).
+    for (int local = 0; local < 2; ++local) {
+      ids.push_back(b.send(0, 3, 3, sysc::pack_coord({0, 1, 0, local})));
+    }
+    b.drain(2000);
+    for (auto id : ids) {
+      const auto& r = b.sb->record(id);
+      if (hash) {
+        EXPECT_EQ(r.deliveries, 0) << "hash routing keeps the dead port";
+      } else {
+        ASSERT_EQ(r.deliveries, 1);
+        EXPECT_EQ(r.delivery.dst, 3);
+      }
+    }
+    std::uint64_t lost = 0;
+    for (const auto& ev : b.net.fault_events()) lost += ev.kind == sysc::Network::FaultEvent::Kind::kLostSent;
+    EXPECT_EQ(lost, hash ? 6u : 0u);   // two 3-flit packets
+  }
+}
+
+// A two-level tree (4 leaves of 4 down + 4 up ports, 4 spines) with the cable between leaf 0's
+// first up port and spine 0 down: adaptive up-port selection never picks it, so every packet from
+// leaf 0's endpoints arrives and nothing goes up the dead link. Coming down, spine 0 has no other
+// way to leaf 0 (other leaves cannot know), so what is lost is lost there, and only there.
+TEST(SwitchFaults, AdaptiveUpPortSelectionSkipsADeadUpLink) {
+  TreeBench b(fat_tree(16, 8));
+  ASSERT_EQ(b.tree.leaves, 4);
+  const int leaf0 = b.tree.switches[0];
+  fail_switch_port(b, leaf0, 4);
+  for (int src = 0; src < 16; ++src) {
+    for (int dst = 0; dst < 16; ++dst) {
+      if (src != dst) b.send(src, dst, 4);
+    }
+  }
+  b.drain(5000);
+  std::uint64_t from_leaf0 = 0;
+  for (const auto& r : b.sb->records()) {
+    if (r.spec.src / 4 != 0) continue;
+    ++from_leaf0;
+    EXPECT_EQ(r.deliveries, 1) << r.spec.src << " -> " << r.spec.dst;
+  }
+  EXPECT_EQ(from_leaf0, 60u);
+  EXPECT_EQ(b.net.link_flits(b.net.link_out({leaf0, 4})), 0u);
+  for (const auto& ev : b.net.fault_events()) {
+    EXPECT_EQ(b.net.link_info(ev.link).to.block, leaf0);
+    EXPECT_EQ(ev.packet.dst / 4, 0);
+  }
+  for (const auto& e : b.sb->errors()) ADD_FAILURE() << e;
+}
+
 }  // namespace
 }  // namespace hxemu::test

@@ -31,6 +31,33 @@ TEST(Config, GoodConfigParses) {
   EXPECT_EQ(c.classes(), 3);
 }
 
+TEST(Config, NicCrcIsABooleanWrittenBackWhenOn) {
+  const auto off = sysc::parse_system_config(kGood, "x");
+  EXPECT_FALSE(off.nic_crc);
+  EXPECT_EQ(off.json.find("nic_crc"), std::string::npos) << off.json;
+  std::string on_json = kGood;
+  on_json.insert(on_json.rfind('}'), R"(, "nic_crc": true)");
+  const auto on = sysc::parse_system_config(on_json, "x");
+  EXPECT_TRUE(on.nic_crc);
+  EXPECT_NE(on.json.find("\"nic_crc\":true"), std::string::npos) << on.json;
+  EXPECT_TRUE(sysc::parse_system_config(kGood, "x", {"nic_crc=true"}).nic_crc);
+  for (const char* bad : {"3", "\"yes\"", "null", "1"}) {
+    std::string j = kGood;
+    j.insert(j.rfind('}'), std::string(", \"nic_crc\": ") + bad);
+    const std::string err = error_of(j);
+    EXPECT_NE(err.find("nic_crc"), std::string::npos) << bad << ": " << err;
+    EXPECT_NE(err.find("true or false"), std::string::npos) << bad << ": " << err;
+  }
+  // A packet with CRC is at least head, data and trailer.
+  std::string two = kGood;
+  two.insert(two.rfind('}'), R"(, "nic_crc": true, "max_packet_flits": 2)");
+  const std::string err = error_of(two);
+  EXPECT_NE(err.find("max_packet_flits"), std::string::npos) << err;
+  EXPECT_NE(err.find("nic_crc"), std::string::npos) << err;
+  two.replace(two.find("\"max_packet_flits\": 2"), 21, "\"max_packet_flits\": 3");
+  EXPECT_EQ(error_of(two), "");
+}
+
 struct BadCase {
   const char* json;
   const char* must_contain[2];
