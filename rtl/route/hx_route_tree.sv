@@ -71,6 +71,8 @@ module hx_route_tree #(
   logic [PW:0]   cand_wide;
   logic [PP-1:0] down;             // port_down_i, indexable by any PW-bit port number
   logic          found;
+  logic          any_down;
+  assign any_down = (port_down_i != '0);
   logic [15:0]   base;             // first tree port below this switch
   logic [15:0]   dest_port;        // tree port delivered to, after a failed edge's detour
   logic [PW-1:0] edge_own, edge_other;
@@ -94,14 +96,16 @@ module hx_route_tree #(
       3'd5:    tree_port = {8'd0, hdr_i[HX_HDR_DGR_LSB + 32'(md_dim_i)*8 +: 8]};
       default: tree_port = dst;
     endcase
-    // A failed edge link: the same board's other edge (row and column trees, adaptive only).
+    // A failed edge link: the same board's other edge (row and column trees, adaptive only). Worked
+    // out only while some port is down (a simulator then skips it in every healthy cycle).
     base = (level_i == 2'd1) ? ({8'd0, index_i} << down_log2_i) : 16'd0;
-    edge_own   = PW'(tree_port - base);
-    edge_other = PW'((tree_port ^ 16'd1) - base);
+    edge_own   = '0;
+    edge_other = '0;
     dest_port = tree_port;
-    if (!up_hash_i && (kind_i == 3'd0 || kind_i == 3'd1) && (level_i != 2'd1 || down_log2_i != '0)
-        && down[edge_own] && !down[edge_other]) begin
-      dest_port = tree_port ^ 16'd1;
+    if (any_down && !up_hash_i && (kind_i == 3'd0 || kind_i == 3'd1) && (level_i != 2'd1 || down_log2_i != '0)) begin
+      edge_own   = PW'(tree_port - base);
+      edge_other = PW'((tree_port ^ 16'd1) - base);
+      if (down[edge_own] && !down[edge_other]) dest_port = tree_port ^ 16'd1;
     end
     leaf_of_dst = tree_port >> down_log2_i;
     up_first = PW'(16'd1 << down_log2_i);

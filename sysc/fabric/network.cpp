@@ -174,15 +174,7 @@ void Network::step_block(int i, std::uint64_t now) {
         }
         VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
         ++st.occupancy;
-        if (f.head) {
-          // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
-          VcPacket pk;
-          pk.src = static_cast<int>(f.data[0] >> 16);
-          pk.dst = static_cast<int>(f.data[0] & 0xffffu);
-          pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
-          pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
-          st.packets.push_back(pk);
-        }
+        if (f.head) st.packets.push_back(packet_of_head(f));
         if (!st.packets.empty()) {
           VcPacket& pk = st.packets.back();
           ++pk.flits;
@@ -199,6 +191,16 @@ void Network::step_block(int i, std::uint64_t now) {
     const Credit c = b.credit_out(p);
     if (c.valid && now < down_from_[pl.rx]) links_[pl.rx]->send_credit(now, c);
   }
+}
+
+Network::VcPacket Network::packet_of_head(const Flit& f) {
+  // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+  VcPacket pk;
+  pk.src = static_cast<int>(f.data[0] >> 16);
+  pk.dst = static_cast<int>(f.data[0] & 0xffffu);
+  pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+  pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
+  return pk;
 }
 
 void Network::step() {

@@ -197,6 +197,8 @@ class Network {
     std::uint64_t next_fault_at = ~0ull;
   };
   void apply_block_faults(BlockEntry& e, std::uint64_t now);
+  // The packet a head flit starts, as vc_state tracks it.
+  static VcPacket packet_of_head(const Flit& f);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
                  const Flit& f, const VcPacket* pk);

@@ -97,10 +97,7 @@ void Network::log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int
   if (pk) {
     ev.packet = *pk;
   } else if (f.head) {
-    ev.packet.src = static_cast<int>(f.data[0] >> 16);
-    ev.packet.dst = static_cast<int>(f.data[0] & 0xffffu);
-    ev.packet.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
-    ev.packet.rail = static_cast<int>((f.data[5] >> 16) & 3u);
+    ev.packet = packet_of_head(f);
   }
   log.push_back(ev);
 }
