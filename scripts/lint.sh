@@ -4,15 +4,19 @@
 # Verilator checks each top twice: as Icarus and Yosys see it, and with the assertions the model
 # build verilates (--assert -DHX_ASSERT, rtl/common/hx_assert.svh), so the assertion code is lint
 # clean too. Icarus and Yosys never see HX_ASSERT.
-# Usage: scripts/lint.sh [--no-yosys]. Exits non-zero on the first tool that complains.
+# Usage: scripts/lint.sh [--no-yosys]. Exits non-zero when any tool complains on any top.
 set -eu
 cd "$(dirname "$0")/.."
 use_yosys=1
-[ "${1:-}" = "--no-yosys" ] && use_yosys=0
+if [ "${1:-}" = "--no-yosys" ]; then use_yosys=0; shift; fi
+self="$(pwd)/scripts/lint.sh"
 SRCS=$(find rtl -name '*.sv' | sort | tr '\n' ' ')
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0
-grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | while read -r top params; do
+# One top: `scripts/lint.sh --one TOP PARAMS...` (the tops run side by side, one per core: Yosys's
+# elaboration takes most of the time).
+if [ "${1:-}" = "--one" ]; then
+  top=$2; shift 2; params="$*"
   vflags=""; iflags=""; yparams=""
   for p in $params; do
     vflags="$vflags -G$p"; iflags="$iflags -P$top.$p"
@@ -34,4 +38,10 @@ grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | while read -r top params; do
     if echo "$out" | grep -qi "error"; then echo "$out"; echo "lint: yosys FAILED on $top"; exit 1; fi
   fi
   echo "lint: $top ($params) clean"
-done
+  exit 0
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+extra=""; [ "$use_yosys" = 0 ] && extra="--no-yosys"
+# Each line "TOP PARAMS..." becomes one --one run; xargs stops with a non-zero status if any failed.
+grep -v '^#' scripts/rtl-tops.txt | grep -v '^$' | \
+  HX_LINT_EXTRA="$extra" xargs -P "$jobs" -I{} sh -c 'exec "$0" $HX_LINT_EXTRA --one {}' "$self"
