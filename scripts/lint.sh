@@ -1,9 +1,9 @@
 #!/bin/sh
 # Check every RTL top (scripts/rtl-tops.txt) with all three tools hxemu's RTL must satisfy:
 #   Verilator --lint-only -Wall, Icarus (iverilog -g2012) elaboration, Yosys parse + hierarchy.
-# Verilator checks each top twice: as Icarus and Yosys see it, and with the assertions the model
-# build verilates (--assert -DHX_ASSERT, rtl/common/hx_assert.svh), so the assertion code is lint
-# clean too. Icarus and Yosys never see HX_ASSERT.
+# Verilator checks each top twice: as Icarus and Yosys see it, and with every assertion the model
+# build and the arbiter test verilate (--assert -DHX_ASSERT -DHX_ASSERT_ARBITER,
+# rtl/common/hx_assert.svh), so the assertion code is lint clean too. Icarus and Yosys never see HX_ASSERT.
 # Usage: scripts/lint.sh [--no-yosys]. Exits non-zero when any tool complains on any top.
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ if [ "${1:-}" = "--one" ]; then
     vflags="$vflags -G$p"; iflags="$iflags -P$top.$p"
     yparams="$yparams -set ${p%%=*} ${p#*=}"
   done
-  for aflags in "" "--assert -DHX_ASSERT"; do
+  for aflags in "" "--assert -DHX_ASSERT -DHX_ASSERT_ARBITER"; do
     # shellcheck disable=SC2086
     if ! out=$(verilator --lint-only -Wall $aflags -Irtl/common --top-module "$top" $vflags $SRCS 2>&1); then
       echo "$out"; echo "lint: verilator ${aflags:+($aflags) }FAILED on $top"; exit 1

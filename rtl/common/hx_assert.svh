@@ -4,7 +4,8 @@
 // module, inside `ifdef HX_ASSERT. Only the Verilator build of the models defines HX_ASSERT (with
 // --assert; cmake/HxModels.cmake, option HX_RTL_ASSERT); Icarus and Yosys (scripts/lint.sh,
 // scripts/synth.sh) never see the section, and Verilator lint checks the RTL both with and without
-// it.
+// it. One exception: hx_arb_rr's assertions sit under HX_ASSERT_ARBITER, defined only by its
+// exhaustive unit test (tests/rtl/arbiter), not by the system models (see hx_arb_rr.sv).
 //
 // Conventions:
 //   - Assertions are sampled at the rising clock edge, out of reset, in an always_ff block: the

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <string>
 
@@ -111,6 +112,37 @@ TEST(FlitFormat, CoordinateWordPacksLeastSignificantFirst) {
   EXPECT_EQ(get_field(f, hdr::kDstGridCol), 6u);
   EXPECT_EQ(get_field(f, hdr::kDstLocalRow), 7u);
   EXPECT_EQ(get_field(f, hdr::kDstLocalCol), 8u);
+}
+
+// get_field / set_field against a bit-by-bit reference, for every field position and width a flit
+// can hold up to 64 bits (word-aligned, straddling one and two word boundaries), on random data.
+TEST(FlitFormat, FieldsReadAndWriteExactlyTheirBits) {
+  std::mt19937_64 rng(7);
+  int checked = 0;
+  for (int width = 1; width <= 64; ++width) {
+    for (int lsb = 0; lsb + width <= 32 * kMaxFlitWords; lsb += 5) {
+      Flit f;
+      for (auto& w : f.data) w = static_cast<std::uint32_t>(rng());
+      const Flit before = f;
+      std::uint64_t want = 0;
+      for (int i = 0; i < width; ++i) {
+        const int bit = lsb + i;
+        want |= static_cast<std::uint64_t>(before.data[bit / 32] >> (bit % 32) & 1u) << i;
+      }
+      ASSERT_EQ(get_field(f, Field{lsb, width}), want) << "lsb " << lsb << " width " << width;
+      const std::uint64_t value = rng();   // bits above the width must be ignored
+      set_field(f, Field{lsb, width}, value);
+      for (int bit = 0; bit < 32 * kMaxFlitWords; ++bit) {
+        const bool inside = bit >= lsb && bit < lsb + width;
+        const std::uint32_t got = f.data[bit / 32] >> (bit % 32) & 1u;
+        const std::uint32_t exp = inside ? static_cast<std::uint32_t>(value >> (bit - lsb) & 1u)
+                                         : (before.data[bit / 32] >> (bit % 32) & 1u);
+        ASSERT_EQ(got, exp) << "lsb " << lsb << " width " << width << " bit " << bit;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 3000);
 }
 
 }  // namespace
