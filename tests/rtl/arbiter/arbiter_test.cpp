@@ -73,9 +73,14 @@ void check_exhaustively(int n, Coverage& cov) {
       for (int edge = 0; edge < 2; ++edge) {
         m.eval();
         const int want = first_at_or_after(req, ptr, n);
-        ASSERT_EQ(m.any_o != 0, want >= 0) << "N=" << n << " ptr=" << ptr << " req=" << req << " edge=" << edge;
-        ASSERT_EQ(static_cast<std::uint32_t>(m.grant_o), want >= 0 ? (1u << want) : 0u) << "N=" << n << " ptr=" << ptr << " req=" << req << " edge=" << edge;
-        if (want >= 0) ASSERT_EQ(static_cast<int>(m.grant_idx_o), want) << "N=" << n << " ptr=" << ptr << " req=" << req << " edge=" << edge;
+        const std::uint32_t want_grant = want >= 0 ? (1u << want) : 0u;
+        const bool ok = (m.any_o != 0) == (want >= 0) &&
+                        static_cast<std::uint32_t>(m.grant_o) == want_grant &&
+                        (want < 0 || static_cast<int>(m.grant_idx_o) == want);
+        ASSERT_TRUE(ok) << "N=" << n << " ptr=" << ptr << " req=" << req << " edge=" << edge
+                        << ": grant " << static_cast<std::uint32_t>(m.grant_o) << " index "
+                        << static_cast<int>(m.grant_idx_o) << " any " << static_cast<int>(m.any_o)
+                        << ", want grant " << want_grant << " (index " << want << ")";
         ++cov.grants;
         tick(m);
       }
