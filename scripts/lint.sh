@@ -3,7 +3,8 @@
 #   Verilator --lint-only -Wall, Icarus (iverilog -g2012) elaboration, Yosys parse + hierarchy.
 # Verilator checks each top twice: as Icarus and Yosys see it, and with every assertion the model
 # build and the arbiter test verilate (--assert -DHX_ASSERT -DHX_ASSERT_ARBITER,
-# rtl/common/hx_assert.svh), so the assertion code is lint clean too. Icarus and Yosys never see HX_ASSERT.
+# rtl/common/hx_assert.svh), so the assertion code is lint clean too. Icarus and Yosys never see
+# HX_ASSERT.
 # Usage: scripts/lint.sh [--no-yosys]. Exits non-zero when any tool complains on any top.
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ if [ "${1:-}" = "--one" ]; then
   vflags=""; iflags=""; yparams=""
   for p in $params; do
     vflags="$vflags -G$p"; iflags="$iflags -P$top.$p"
-    yparams="$yparams -set ${p%%=*} ${p#*=}"
+    yparams="$yparams -chparam ${p%%=*} ${p#*=}"
   done
   for aflags in "" "--assert -DHX_ASSERT -DHX_ASSERT_ARBITER"; do
     # shellcheck disable=SC2086
@@ -34,7 +35,11 @@ if [ "${1:-}" = "--one" ]; then
   fi
   if [ "$use_yosys" = 1 ]; then
     # shellcheck disable=SC2086
-    if ! out=$(yosys -q -p "read_verilog -sv -Irtl/common $SRCS; chparam $yparams $top; hierarchy -check -top $top; proc" 2>&1 | grep -v "^Warning: Replacing memory"); then :; fi
+    # -defer: each module is elaborated once, with the top's parameters, at hierarchy (not first
+    # with its defaults and again by chparam). No proc: lint asks whether Yosys reads and
+    # elaborates the RTL; synthesis (make synth, the area and registered-output tests) goes on from
+    # there. Both halve Yosys's time here (the 16-port switch: 28 s -> 9 s).
+    if ! out=$(yosys -q -p "read_verilog -defer -sv -Irtl/common $SRCS; hierarchy -check -top $top $yparams" 2>&1 | grep -v "^Warning: Replacing memory"); then :; fi
     if echo "$out" | grep -qi "error"; then echo "$out"; echo "lint: yosys FAILED on $top"; exit 1; fi
   fi
   echo "lint: $top ($params) clean"
