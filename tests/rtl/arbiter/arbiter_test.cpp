@@ -16,17 +16,10 @@
 #include "Vhx_arb_rr_n5.h"
 #include "Vhx_arb_rr_n6.h"
 #include "Vhx_arb_rr_n8.h"
+#include "sysc/blocks/clock_edge.h"
 #include "sysc/blocks/verilated_context.h"
 
 namespace {
-
-template <class M>
-void tick(M& m) {
-  m.clk_i = 1;
-  m.eval();
-  m.clk_i = 0;
-  m.eval();
-}
 
 // The reference: the first requester at or after ptr, wrapping around; -1 when none asks.
 int first_at_or_after(std::uint32_t req, int ptr, int n) {
@@ -42,7 +35,7 @@ template <class M>
 void set_pointer(M& m, int p, int n) {
   m.req_i = 1u << ((p + n - 1) % n);
   m.accept_i = 1;
-  tick(m);
+  hxemu::sysc::clock_edge_portable(m);
 }
 
 // Counts of what was checked, so the test can assert it covered every case.
@@ -60,8 +53,8 @@ void check_exhaustively(int n, Coverage& cov) {
   m.rst_i = 1;
   m.req_i = 0;
   m.accept_i = 0;
-  tick(m);
-  tick(m);
+  hxemu::sysc::clock_edge_portable(m);
+  hxemu::sysc::clock_edge_portable(m);
   m.rst_i = 0;
   const std::uint32_t all = (n == 32) ? ~0u : ((1u << n) - 1u);
   for (int ptr = 0; ptr < n; ++ptr) {
@@ -82,13 +75,13 @@ void check_exhaustively(int n, Coverage& cov) {
                         << static_cast<int>(m.grant_idx_o) << " any " << static_cast<int>(m.any_o)
                         << ", want grant " << want_grant << " (index " << want << ")";
         ++cov.grants;
-        tick(m);
+        hxemu::sysc::clock_edge_portable(m);
       }
       // With accept the pointer moves to one past the grant: with every input asking, that input
       // wins next.
       const int g = first_at_or_after(req, ptr, n);
       m.accept_i = 1;
-      tick(m);
+      hxemu::sysc::clock_edge_portable(m);
       m.req_i = all;
       m.accept_i = 0;
       m.eval();

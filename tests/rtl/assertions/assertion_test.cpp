@@ -17,6 +17,7 @@
 #include "Vhx_output_unit_v2_w32.h"
 #include "Vhx_vc_alloc_v4.h"
 #include "sysc/blocks/board_router.h"
+#include "sysc/blocks/clock_edge.h"
 #include "sysc/blocks/nic.h"
 #include "sysc/blocks/verilated_context.h"
 #include "sysc/fabric/flit.h"
@@ -37,18 +38,10 @@ Messages take_sorted() {
 }
 
 template <class M>
-void tick(M& m) {
-  m.clk_i = 1;
-  m.eval();
-  m.clk_i = 0;
-  m.eval();
-}
-
-template <class M>
 void reset(M& m) {
   m.rst_i = 1;
-  tick(m);
-  tick(m);
+  clock_edge_portable(m);
+  clock_edge_portable(m);
   m.rst_i = 0;
 }
 
@@ -66,15 +59,15 @@ TEST(FifoAssertions, PushIntoFullWithoutPopFires) {
   m.push_i = 1;
   for (int i = 0; i < 4; ++i) {
     m.data_i = static_cast<std::uint8_t>(i);
-    tick(m);
+    clock_edge_portable(m);
   }
   EXPECT_EQ(m.full_o, 1);
   EXPECT_EQ(take_sorted(), Messages{});
   m.pop_i = 1;                      // push and pop while full: legal
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   m.pop_i = 0;                      // push while full: the planted violation
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(),
             Messages{"TOP.hx_fifo: FIFO overflow: push into a full FIFO (4 entries) without a pop"});
   EXPECT_EQ(m.count_o, 4);          // the push was dropped, as the header says
@@ -85,16 +78,16 @@ TEST(FifoAssertions, PopOfEmptyFires) {
   Vhx_fifo_w8_d4 m(verilated_context());
   reset(m);
   m.pop_i = 1;
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_fifo: FIFO underflow: pop of an empty FIFO"});
   m.pop_i = 0;
   m.push_i = 1;
   m.data_i = 0x5a;
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(m.data_o, 0x5a);
   m.push_i = 0;
   m.pop_i = 1;                      // pop of the one entry: legal
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   EXPECT_EQ(m.empty_o, 1);
   EXPECT_EQ(m.data_o, 0);           // an empty FIFO reads no storage: data_o is 0 (its header)
@@ -108,20 +101,20 @@ TEST(CreditCounterAssertions, BelowZeroAndAboveDepthFire) {
   reset(m);
   m.inc_i = 1;
   m.dec_i = 1;                      // a credit back and a flit out in one cycle: legal at full
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   m.dec_i = 0;                      // a credit nobody consumed
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter above its depth: a "
                                     "credit returned with all 2 home"});
   EXPECT_EQ(m.count_o, 2);
   m.inc_i = 0;
   m.dec_i = 1;
-  tick(m);
-  tick(m);
+  clock_edge_portable(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   EXPECT_EQ(m.count_o, 0);
-  tick(m);                          // a flit sent with no credit
+  clock_edge_portable(m);            // a flit sent with no credit
   EXPECT_EQ(take_sorted(),
             Messages{"TOP.hx_credit_counter: credit counter below zero: a flit sent with no credit"});
   EXPECT_EQ(m.count_o, 0);
@@ -132,10 +125,10 @@ TEST(CreditCounterAssertions, InitChangedOutOfResetFires) {
   Vhx_credit_counter_d4 m(verilated_context());
   m.init_i = 3;
   reset(m);
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   m.init_i = 4;
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter: init_i changed out of "
                                     "reset (4, was 3)"});
 }
@@ -144,7 +137,7 @@ TEST(CreditCounterAssertions, InitAboveDepthFires) {
   Vhx_credit_counter_d4 m(verilated_context());
   m.init_i = 6;                     // fits the 3-bit port, not the 4 slots the counter counts
   reset(m);
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter: init_i 6 above DEPTH 4"});
 }
 
@@ -155,10 +148,10 @@ TEST(VcAllocAssertions, AllocationWithoutCandidateFires) {
   reset(m);
   m.alloc_i = 1;
   m.candidates_i = 0x4;
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{});
   m.candidates_i = 0;
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(), Messages{"TOP.hx_vc_alloc: VC allocation with no candidate (no VC of "
                                     "the class free with a credit)"});
 }
@@ -170,7 +163,7 @@ void send(Vhx_output_unit_v2_w32& m, int vc, bool head, bool tail) {
   m.send_vc_i = static_cast<std::uint8_t>(vc);
   m.send_head_i = head;
   m.send_tail_i = tail;
-  tick(m);
+  clock_edge_portable(m);
   m.send_i = 0;
 }
 
@@ -207,7 +200,7 @@ TEST(OutputUnitAssertions, DepthAboveWhatTheCountersHoldFires) {
   Vhx_output_unit_v2_w32 m(verilated_context());
   m.depth_i = 5;                    // DDOWN is 4
   reset(m);
-  tick(m);
+  clock_edge_portable(m);
   EXPECT_EQ(take_sorted(),
             (Messages{"TOP.hx_output_unit.gen_vc[0].u_credits: credit counter: init_i 5 above DEPTH 4",
                       "TOP.hx_output_unit.gen_vc[1].u_credits: credit counter: init_i 5 above DEPTH 4",
