@@ -59,7 +59,7 @@ module hx_arb_rr #(
   // could find nothing that test does not.
 `ifdef HX_ASSERT_ARBITER
   `include "hx_assert.svh"
-  // Requesters 0 .. k-1 (shifts, not a loop: this runs for every arbiter on every clock edge).
+  // Requesters 0 .. k-1 (shifts, not a loop).
   function automatic [N-1:0] below(input [IW-1:0] k);
     below = ~({N{1'b1}} << k);
   endfunction
