@@ -24,8 +24,8 @@
 // except the one toward the destination group (none leads back to the source group), so no header
 // bit is needed: after its first global hop a packet routes minimally, which is exactly the second
 // half of a Valiant route through that group. Occupancy of a (port, class) = buffer depth x VCs of
-// the class minus the free credits of those VCs (credits_i: the output units' counters, registers
-// only), i.e. flits queued downstream or on the wire. The least occupied candidate (ties: the first
+// the class minus the free credits of those VCs, i.e. flits queued downstream or on the wire
+// (occ_i: hx_port_load sums it once per switch from the output units' credit counters). The least occupied candidate (ties: the first
 // from a rotating start, so equal ports take turns) is taken when
 //   occ(minimal) > 2 * occ(candidate) + thresh_i,
 // UGAL's hop-weighted comparison (a non-minimal route is about twice as long) with a threshold that
@@ -35,10 +35,10 @@
 // switches, which share hx_switch, pay nothing for it in simulation.
 module hx_route_dragonfly #(
   parameter int P   = 8,      // router ports (radix)
-  parameter int V   = 2,
   parameter int PW  = (P > 1) ? $clog2(P) : 1,
   parameter int CLW = 2,
-  parameter int IN_PORT = 0   // the input this route computer serves
+  parameter int IN_PORT = 0,  // the input this route computer serves
+  parameter int OW  = 13      // bits of an occupancy (hx_port_load)
 ) (
   input  logic             clk_i,
   input  logic             rst_i,
@@ -51,9 +51,7 @@ module hx_route_dragonfly #(
   input  logic             head_i,       // a head flit is on this input
   input  logic [31:0]      dst_i,        // head bits 63:32: {-, terminal, router, group}
   input  logic [CLW-1:0]   in_class_i,
-  input  logic [P*V*8-1:0] credits_i,    // free credits per output VC
-  input  logic [P*8-1:0]   depths_i,     // buffer depth per VC behind each output
-  input  logic [4*V-1:0]   class_vcs_i,
+  input  logic [P*4*OW-1:0] occ_i,       // occupancy per (output port * 4 + class), hx_port_load
   output logic [PW-1:0]    port_o,
   output logic [CLW-1:0]   class_o
 );
@@ -105,7 +103,7 @@ module hx_route_dragonfly #(
   end
 
   // ---- UGAL-L at the source router -----------------------------------------------------------------
-  logic [12:0] occ_min, occ, best_occ;
+  logic [OW-1:0] occ_min, occ, best_occ;
   logic [PW-1:0] best_port;
   logic [7:0]  cand_port;
   logic [15:0] cand_k;          // the candidate's global port index in the group
@@ -122,25 +120,14 @@ module hx_route_dragonfly #(
     found = 1'b0;
     take_nm = 1'b0;
     if (decide) begin
-      for (int v = 0; v < V; v++) begin
-        if (class_vcs_i[32'(min_class)*V + v]) begin
-          occ_min = occ_min + 13'(depths_i[32'(min_port)*8 +: 8])
-                            - 13'(credits_i[(32'(min_port)*V + v)*8 +: 8]);
-        end
-      end
+      occ_min = occ_i[(32'(min_port)*4 + 32'(min_class))*OW +: OW];
       // Scan the h slots from the rotating start; keep the first least-occupied candidate.
       for (int s = 0; s < P; s++) begin
         slot = (rr_q + 8'(s)) & (h - 8'd1);
         cand_k = ({8'd0, rtr} << hlog2_i) + {8'd0, slot};
         cand_port = first_global + slot;
         if (s < 32'(h) && cand_k < {8'd0, g} - 16'd1 && cand_k != {8'd0, kd}) begin
-          occ = '0;
-          for (int v = 0; v < V; v++) begin
-            if (class_vcs_i[32'(nm_class)*V + v]) begin
-              occ = occ + 13'(depths_i[32'(cand_port)*8 +: 8])
-                        - 13'(credits_i[(32'(cand_port)*V + v)*8 +: 8]);
-            end
-          end
+          occ = occ_i[(32'(cand_port)*4 + 32'(nm_class))*OW +: OW];
           if (!found || occ < best_occ) begin
             found = 1'b1;
             best_occ = occ;
@@ -148,7 +135,7 @@ module hx_route_dragonfly #(
           end
         end
       end
-      take_nm = found && occ_min > (best_occ << 1) + 13'(thresh_i);
+      take_nm = found && occ_min > (best_occ << 1) + OW'(thresh_i);
     end
   end
 

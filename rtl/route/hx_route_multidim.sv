@@ -28,10 +28,10 @@
 // switches and Dragonfly routers that share hx_switch pay nothing for it in simulation.
 module hx_route_multidim #(
   parameter int P   = 16,     // router ports (radix)
-  parameter int V   = 2,
   parameter int PW  = (P > 1) ? $clog2(P) : 1,
   parameter int CLW = 2,
-  parameter int IN_PORT = 0   // the input this route computer serves
+  parameter int IN_PORT = 0,  // the input this route computer serves
+  parameter int FW  = 5       // bits of a free-VC count (hx_port_load)
 ) (
   input  logic             clk_i,
   input  logic             rst_i,
@@ -46,8 +46,8 @@ module hx_route_multidim #(
   input  logic [31:0]      dst_i,        // head bits 63:32: the destination's coordinate word
   input  logic [1:0]       rail_i,       // head's rail field: the NIC port at the destination
   input  logic [CLW-1:0]   in_class_i,
-  input  logic [P*V-1:0]   ready_vcs_i,  // output VCs free with credit, per output port
-  input  logic [4*V-1:0]   class_vcs_i,
+  input  logic [P*4*FW-1:0] free_i,      // output VCs free with credit per (port * 4 + class),
+                                         // hx_port_load
   output logic [PW-1:0]    port_o,
   output logic [CLW-1:0]   class_o
 );
@@ -65,8 +65,7 @@ module hx_route_multidim #(
   logic [PW-1:0] start;       // rr_q within this dimension's lanes (rr_q may come from a wider one)
   logic [PW-1:0] best_port, cand;
   logic [PW:0]   cand_wide;
-  logic [3:0]    best_score, score;
-  logic [V-1:0]  want;
+  logic [FW-1:0] best_score, score;
   logic [7:0]    nics;        // NIC ports: 0 .. nics-1 (dimension 0's ports start right after)
 
   assign nics = base_i[7:0];
@@ -87,7 +86,6 @@ module hx_route_multidim #(
     same_dim = 1'b0;
     first = '0;
     cls = '0;
-    want = '0;
     best_port = '0;
     best_score = '0;
     score = '0;
@@ -136,7 +134,6 @@ module hx_route_multidim #(
           end
         endcase
         // The lane with the most VCs of the class free with credit, from the rotating start.
-        want = class_vcs_i[32'(cls)*V +: V];
         best_port = first;
         // One tie-break start serves every dimension, so it may exceed this one's lanes (3 lanes
         // on FC, 1 on a ring): past them it starts at lane 0, and start + k then wraps once at most.
@@ -146,10 +143,7 @@ module hx_route_multidim #(
             cand_wide = {1'b0, start} + PW1'(k);
             if (cand_wide >= PW1'(lanes)) cand_wide = cand_wide - PW1'(lanes);
             cand = first + PW'(cand_wide);
-            score = '0;
-            for (int v = 0; v < V; v++) begin
-              if (ready_vcs_i[32'(cand)*V + v] && want[v]) score = score + 4'd1;
-            end
+            score = free_i[(32'(cand)*4 + 32'(cls))*FW +: FW];
             if (k == 0 || score > best_score) begin
               best_score = score;
               best_port = cand;

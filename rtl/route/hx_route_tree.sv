@@ -26,9 +26,9 @@
 // hash routing the route is fixed: a packet routed to a dead port is lost there (hx_output_unit).
 module hx_route_tree #(
   parameter int P   = 8,      // switch ports
-  parameter int V   = 2,
   parameter int PW  = (P > 1) ? $clog2(P) : 1,
-  parameter int CLW = 2
+  parameter int CLW = 2,
+  parameter int FW  = 5       // bits of a free-VC count (hx_port_load)
 ) (
   input  logic            clk_i,
   input  logic            rst_i,
@@ -43,8 +43,8 @@ module hx_route_tree #(
   input  logic            head_i,        // a head flit is on the input this cycle (advances the tie-break)
   input  logic [63:0]     hdr_i,         // routing fields of the head flit
   input  logic [CLW-1:0]  in_class_i,
-  input  logic [P*V-1:0]  ready_vcs_i,   // output VCs free with credit, per output port
-  input  logic [4*V-1:0]  class_vcs_i,
+  input  logic [P*4*FW-1:0] free_i,     // output VCs free with credit per (port * 4 + class),
+                                         // hx_port_load (valid while this is an adaptive leaf)
   input  logic [P-1:0]    port_down_i,   // the link behind each output is down
   output logic [PW-1:0]   port_o,
   output logic [CLW-1:0]  class_o
@@ -64,9 +64,8 @@ module hx_route_tree #(
   logic [PW-1:0] up_adaptive;
   logic [PW-1:0] up_hashed;
   logic [PW-1:0] rr_q;             // rotating tie-break start among the up ports
-  logic [V-1:0]  want;             // VCs of the packet's class
-  logic [3:0]    best_score;
-  logic [3:0]    score;
+  logic [FW-1:0] best_score;
+  logic [FW-1:0] score;
   logic [PW-1:0] cand;
   logic [PW:0]   cand_wide;
   logic [PP-1:0] down;             // port_down_i, indexable by any PW-bit port number
@@ -85,7 +84,6 @@ module hx_route_tree #(
   assign dgc = hdr_i[HX_HDR_DGC_LSB +: 8];
   assign dlr = hdr_i[HX_HDR_DLR_LSB +: 8];
   assign dlc = hdr_i[HX_HDR_DLC_LSB +: 8];
-  assign want = class_vcs_i[32'(in_class_i)*V +: V];
 
   always_comb begin
     far_c = {1'b0, b} - 9'd1 - {1'b0, dlc};
@@ -117,23 +115,26 @@ module hx_route_tree #(
 
   // Adaptive: scan the up ports from the rotating start, keep the first with the highest score
   // (number of output VCs of the packet's class that are free and have a credit) among those that
-  // are up (all down: the first, where the packet is lost).
+  // are up (all down: the first, where the packet is lost). Only a head on an adaptive leaf uses
+  // it, so only then is it worked out (the input buffer keeps a route only for heads).
   always_comb begin
     best_score = '0;
     up_adaptive = up_first;
     found = 1'b0;
-    for (int k = 0; k < P; k++) begin
-      cand_wide = {1'b0, rr_q} + PW1'(k);
-      if (cand_wide >= PW1'(up_ports_i)) cand_wide = cand_wide - PW1'(up_ports_i);
-      cand = up_first + PW'(cand_wide);
-      score = '0;
-      for (int v = 0; v < V; v++) begin
-        if (ready_vcs_i[32'(cand)*V + v] && want[v]) score = score + 4'd1;
-      end
-      if ((k < 32'(up_ports_i)) && !down[cand] && (!found || score > best_score)) begin
-        best_score = score;
-        up_adaptive = cand;
-        found = 1'b1;
+    cand = '0;
+    cand_wide = '0;
+    score = '0;
+    if (head_i && level_i == 2'd1 && !up_hash_i) begin
+      for (int k = 0; k < P; k++) begin
+        cand_wide = {1'b0, rr_q} + PW1'(k);
+        if (cand_wide >= PW1'(up_ports_i)) cand_wide = cand_wide - PW1'(up_ports_i);
+        cand = up_first + PW'(cand_wide);
+        score = free_i[(32'(cand)*4 + 32'(in_class_i))*FW +: FW];
+        if ((k < 32'(up_ports_i)) && !down[cand] && (!found || score > best_score)) begin
+          best_score = score;
+          up_adaptive = cand;
+          found = 1'b1;
+        end
       end
     end
   end

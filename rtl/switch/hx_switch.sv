@@ -1,6 +1,7 @@
 // hx_switch -- a K-port switch: the router core (hx_router_core) with one tree route computer
 // (hx_route_tree), one Dragonfly route computer (hx_route_dragonfly) and one multidim route
-// computer (hx_route_multidim) per input, selected by kind_i. Used for row trees, column trees, the
+// computer (hx_route_multidim) per input, selected by kind_i; the loads their adaptive choices
+// weigh are summed once for all inputs (hx_port_load). Used for row trees, column trees, the
 // fat-tree baseline, the routers of the Dragonfly baseline, and the NPU routers and Switch-dimension
 // switches of multi-dimensional platforms; its role (single switch, leaf or spine, leaf index, up
 // ports, up-port policy, tree kind; or Dragonfly position and routing; or multidim shape and
@@ -77,8 +78,11 @@ module hx_switch #(
   logic [K*PW-1:0] rt_port;
   logic [K*2-1:0]  rt_class;
   logic [K*V-1:0]  ready_vcs;
-  // The tree route computers weigh free output VCs (hx_route_tree); the Dragonfly ones credit counts.
+  // The tree and multidim route computers weigh free output VCs, the Dragonfly ones credit counts,
+  // both per (output port, class) from hx_port_load.
   logic [K*V*8-1:0] out_credits;
+  logic [K*4*5-1:0]  load_free;
+  logic [K*4*13-1:0] load_occ;
   logic             dragonfly, multidim;
   // Registered: the allocators and route computers then depend on registers only (hx_router_core).
   logic [K-1:0]     port_down_q;
@@ -93,16 +97,36 @@ module hx_switch #(
   // every build has one interface. Verilator does not report signals named unused_*.
   if ((ROUTES & 1) == 0) begin : gen_tree_unused
     logic unused_tree;
-    assign unused_tree = ^{level_i, index_i, down_log2_i, up_ports_i, up_hash_i, md_dim_i, dims_i, ready_vcs};
+    assign unused_tree = ^{level_i, index_i, down_log2_i, up_ports_i, up_hash_i, md_dim_i, dims_i};
   end
   if ((ROUTES & 2) == 0) begin : gen_df_unused
     logic unused_df;
-    assign unused_df = ^{adaptive_i, ugal_thresh_i, down_log2_i, dims_i, pos_i, out_credits};
+    assign unused_df = ^{adaptive_i, ugal_thresh_i, down_log2_i, dims_i, pos_i, load_occ};
   end
   if ((ROUTES & 4) == 0) begin : gen_md_unused
     logic unused_md;
-    assign unused_md = ^{md_kinds_i, md_lanes_i, md_base_i, md_order_i, dims_i, pos_i, ready_vcs};
+    assign unused_md = ^{md_kinds_i, md_lanes_i, md_base_i, md_order_i, dims_i, pos_i};
   end
+  if ((ROUTES & 5) == 0) begin : gen_free_unused
+    logic unused_free;
+    assign unused_free = ^load_free;
+  end
+
+  // Free VCs per (port, class) while a tree leaf chooses up ports adaptively or the switch is a
+  // multidim router; occupancy while a Dragonfly router routes UGAL. Otherwise both stay zero.
+  logic free_en, occ_en;
+  assign free_en = ((ROUTES & 1) != 0 && level_i == 2'd1 && !up_hash_i) || ((ROUTES & 4) != 0 && multidim);
+  assign occ_en  = (ROUTES & 2) != 0 && dragonfly && adaptive_i;
+  hx_port_load #(.P(K), .V(V), .FW(5), .OW(13)) u_load (
+    .free_en_i   (free_en),
+    .occ_en_i    (occ_en),
+    .ready_vcs_i (ready_vcs),
+    .credits_i   (out_credits),
+    .depths_i    (out_depth_i),
+    .class_vcs_i (class_vcs_i),
+    .free_o      (load_free),
+    .occ_o       (load_occ)
+  );
 
   for (genvar p = 0; p < K; p++) begin : gen_rc
     logic [1:0]    in_class;
@@ -112,7 +136,7 @@ module hx_switch #(
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     assign head = in_valid_i[p] && in_head_i[p];
     if ((ROUTES & 1) != 0) begin : gen_tree
-    hx_route_tree #(.P(K), .V(V), .PW(PW), .CLW(2)) u_rc (
+    hx_route_tree #(.P(K), .PW(PW), .CLW(2), .FW(5)) u_rc (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .kind_i      (kind_i),
@@ -126,8 +150,7 @@ module hx_switch #(
       .head_i      (head),
       .hdr_i       (in_data_i[p*W +: 64]),
       .in_class_i  (in_class),
-      .ready_vcs_i (ready_vcs),
-      .class_vcs_i (class_vcs_i),
+      .free_i      (load_free),
       .port_down_i (port_down_q),
       .port_o      (tree_port),
       .class_o     (tree_class)
@@ -137,7 +160,7 @@ module hx_switch #(
       assign tree_class = '0;
     end
     if ((ROUTES & 2) != 0) begin : gen_df
-    hx_route_dragonfly #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_df (
+    hx_route_dragonfly #(.P(K), .PW(PW), .CLW(2), .IN_PORT(p), .OW(13)) u_df (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .enable_i    (dragonfly),
@@ -149,9 +172,7 @@ module hx_switch #(
       .head_i      (head),
       .dst_i       (in_data_i[p*W + 32 +: 32]),
       .in_class_i  (in_class),
-      .credits_i   (out_credits),
-      .depths_i    (out_depth_i),
-      .class_vcs_i (class_vcs_i),
+      .occ_i       (load_occ),
       .port_o      (df_port),
       .class_o     (df_class)
     );
@@ -160,7 +181,7 @@ module hx_switch #(
       assign df_class = '0;
     end
     if ((ROUTES & 4) != 0) begin : gen_md
-    hx_route_multidim #(.P(K), .V(V), .PW(PW), .CLW(2), .IN_PORT(p)) u_md (
+    hx_route_multidim #(.P(K), .PW(PW), .CLW(2), .IN_PORT(p), .FW(5)) u_md (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .enable_i    (multidim),
@@ -174,8 +195,7 @@ module hx_switch #(
       .dst_i       (in_data_i[p*W + HX_HDR_DGR_LSB +: 32]),
       .rail_i      (in_data_i[p*W + HX_HDR_RAIL_LSB +: HX_HDR_RAIL_W]),
       .in_class_i  (in_class),
-      .ready_vcs_i (ready_vcs),
-      .class_vcs_i (class_vcs_i),
+      .free_i      (load_free),
       .port_o      (md_port),
       .class_o     (md_class)
     );
