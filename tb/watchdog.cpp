@@ -47,7 +47,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
   std::size_t lines = 0, held = 0;
   for (int l = 0; l < net.links(); ++l) {
     const auto& info = net.link_info(l);
-    for (int v = 0; v < net.block(info.from.block).vcs() && v < net.vcs_max(); ++v) {
+    for (int v = 0; v < net.block(info.from.block).vcs(); ++v) {
       const auto& st = net.vc_state(l, v);
       if (st.occupancy <= 0 && !st.open()) continue;
       ++held;

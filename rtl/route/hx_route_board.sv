@@ -17,12 +17,19 @@
 // not taken leaves on alt_*_o (HammingMesh mode only): the router core switches a head to it at the
 // front of its VC when the chosen port has no free VC with a credit there and then (so with
 // margin_i = 8, never divert on arrival, a head diverts only when it would otherwise wait).
+//
+// Only a flit is routed: on an input without one this cycle the topology's route computer is not
+// evaluated and the outputs are zero (nothing is written then). A cycle-based simulator so skips the
+// routing logic of every idle input. Body flits are routed like heads (their route is not used;
+// computing it keeps a malformed packet's flits, e.g. body flits whose head was lost, going where
+// they went before this gate existed).
 module hx_route_board #(
   parameter int CLW = 2,
   parameter int NL  = 1,
   parameter int V   = 2,
   parameter int P   = 4 + NL
 ) (
+  input  logic             valid_i,    // a flit is on this input
   input  logic             adaptive_i,
   input  logic [3:0]       margin_i,   // divert margin in eighths of the X-first port's class buffering
   input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
@@ -59,6 +66,7 @@ module hx_route_board #(
   assign torus = (mode_i == 2'd1);
 
   hx_route_hxmesh #(.CW(8), .CLW(CLW)) u_hxmesh (
+    .en_i         (valid_i && !torus),
     .my_gr_i      (gr),
     .my_gc_i      (gc),
     .my_lr_i      (lr),
@@ -109,7 +117,7 @@ module hx_route_board #(
     alt_side  = '0;
     pri_side  = '0;
     take_alt  = 1'b0;
-    if (adaptive_i && alt_valid) begin
+    if (valid_i && adaptive_i && alt_valid) begin
       for (int v = 0; v < V; v++) begin
         if (class_vcs_i[32'(pri_class)*V + v]) begin
           pri_buf   = pri_buf + 12'(depths_i[32'(pri_mesh)*8 +: 8]);
@@ -127,6 +135,7 @@ module hx_route_board #(
   end
 
   hx_route_torus #(.CW(8), .CLW(CLW)) u_torus (
+    .en_i         (valid_i && torus),
     .adaptive_i   (adaptive_i),
     .my_gr_i      (gr),
     .my_gc_i      (gc),
@@ -167,5 +176,12 @@ module hx_route_board #(
     alt_valid_o = adaptive_i && alt_valid && !torus;
     alt_port_o  = take_alt ? pri_port : alt_port;
     alt_class_o = take_alt ? pri_class : alt_class;
+    if (!valid_i) begin
+      port_o      = '0;
+      class_o     = '0;
+      alt_valid_o = 1'b0;
+      alt_port_o  = '0;
+      alt_class_o = '0;
+    end
   end
 endmodule

@@ -30,6 +30,7 @@ module hx_route_hxmesh #(
   parameter int CW  = 8,
   parameter int CLW = 2
 ) (
+  input  logic           en_i,         // a flit to route (else the distances are not worked out)
   input  logic [CW-1:0]  my_gr_i,      // board row in the grid
   input  logic [CW-1:0]  my_gc_i,      // board column in the grid
   input  logic [CW-1:0]  my_lr_i,      // row inside the board
@@ -71,25 +72,32 @@ module hx_route_hxmesh #(
   assign n_up = !edges_down_i[HX_PORT_N];
   assign s_up = !edges_down_i[HX_PORT_S];
 
+  // Worked out only for a flit (en_i): without one everything below is zero, and a cycle-based
+  // simulator skips the distances.
   always_comb begin
-    last_col = {1'b0, board_cols_i} - 1'b1;
-    last_row = {1'b0, board_rows_i} - 1'b1;
-    to_w = {1'b0, my_lc_i};
-    to_e = last_col - {1'b0, my_lc_i};
-    to_n = {1'b0, my_lr_i};
-    to_s = last_row - {1'b0, my_lr_i};
-    dst_to_w = {1'b0, dst_lc_i};
-    dst_to_e = last_col - {1'b0, dst_lc_i};
-    dst_to_n = {1'b0, dst_lr_i};
-    dst_to_s = last_row - {1'b0, dst_lr_i};
-    x_direct = (dst_lc_i > my_lc_i) ? {1'b0, dst_lc_i - my_lc_i} : {1'b0, my_lc_i - dst_lc_i};
-    y_direct = (dst_lr_i > my_lr_i) ? {1'b0, dst_lr_i - my_lr_i} : {1'b0, my_lr_i - dst_lr_i};
-    leave_w = (w_up == e_up) ? (to_w <= to_e) : w_up;
-    leave_n = (n_up == s_up) ? (to_n <= to_s) : n_up;
-    x_via_tree = (leave_w ? to_w : to_e) + 2 + ((dst_to_w <= dst_to_e) ? dst_to_w : dst_to_e);
-    y_via_tree = (leave_n ? to_n : to_s) + 2 + ((dst_to_n <= dst_to_s) ? dst_to_n : dst_to_s);
-    x_tree = row_trees_i && ((dst_gc_i != my_gc_i) || ((x_via_tree < x_direct) && w_up && e_up));
-    y_tree = col_trees_i && ((dst_gr_i != my_gr_i) || ((y_via_tree < y_direct) && n_up && s_up));
+    last_col = '0; last_row = '0; to_w = '0; to_e = '0; to_n = '0; to_s = '0;
+    dst_to_w = '0; dst_to_e = '0; dst_to_n = '0; dst_to_s = '0; x_direct = '0; y_direct = '0;
+    leave_w = 1'b0; leave_n = 1'b0; x_via_tree = '0; y_via_tree = '0; x_tree = 1'b0; y_tree = 1'b0;
+    if (en_i) begin
+      last_col = {1'b0, board_cols_i} - 1'b1;
+      last_row = {1'b0, board_rows_i} - 1'b1;
+      to_w = {1'b0, my_lc_i};
+      to_e = last_col - {1'b0, my_lc_i};
+      to_n = {1'b0, my_lr_i};
+      to_s = last_row - {1'b0, my_lr_i};
+      dst_to_w = {1'b0, dst_lc_i};
+      dst_to_e = last_col - {1'b0, dst_lc_i};
+      dst_to_n = {1'b0, dst_lr_i};
+      dst_to_s = last_row - {1'b0, dst_lr_i};
+      x_direct = (dst_lc_i > my_lc_i) ? {1'b0, dst_lc_i - my_lc_i} : {1'b0, my_lc_i - dst_lc_i};
+      y_direct = (dst_lr_i > my_lr_i) ? {1'b0, dst_lr_i - my_lr_i} : {1'b0, my_lr_i - dst_lr_i};
+      leave_w = (w_up == e_up) ? (to_w <= to_e) : w_up;
+      leave_n = (n_up == s_up) ? (to_n <= to_s) : n_up;
+      x_via_tree = (leave_w ? to_w : to_e) + 2 + ((dst_to_w <= dst_to_e) ? dst_to_w : dst_to_e);
+      y_via_tree = (leave_n ? to_n : to_s) + 2 + ((dst_to_n <= dst_to_s) ? dst_to_n : dst_to_s);
+      x_tree = row_trees_i && ((dst_gc_i != my_gc_i) || ((x_via_tree < x_direct) && w_up && e_up));
+      y_tree = col_trees_i && ((dst_gr_i != my_gr_i) || ((y_via_tree < y_direct) && n_up && s_up));
+    end
   end
 
   hx_route_mesh_dor #(.CW(CW)) u_dor (

@@ -40,6 +40,7 @@ module hx_route_tree #(
   input  logic [7:0]      up_ports_i,    // up ports per leaf (tapering: fewer than down ports)
   input  logic            up_hash_i,     // 1: hash of the destination, 0: adaptive
   input  logic [31:0]     dims_i,        // coordinate word of the sizes (hx_flit.svh): {b, a, y, x}
+  input  logic            valid_i,       // a flit is on the input this cycle (the up-port scan runs)
   input  logic            head_i,        // a head flit is on the input this cycle (advances the tie-break)
   input  logic [63:0]     hdr_i,         // routing fields of the head flit
   input  logic [CLW-1:0]  in_class_i,
@@ -115,8 +116,9 @@ module hx_route_tree #(
 
   // Adaptive: scan the up ports from the rotating start, keep the first with the highest score
   // (number of output VCs of the packet's class that are free and have a credit) among those that
-  // are up (all down: the first, where the packet is lost). Only a head on an adaptive leaf uses
-  // it, so only then is it worked out (the input buffer keeps a route only for heads).
+  // are up (all down: the first, where the packet is lost). Worked out only for a flit on an
+  // adaptive leaf (a cycle-based simulator skips it otherwise; body flits are routed like heads,
+  // as before this gate existed, though only a head's route is used).
   always_comb begin
     best_score = '0;
     up_adaptive = up_first;
@@ -124,7 +126,7 @@ module hx_route_tree #(
     cand = '0;
     cand_wide = '0;
     score = '0;
-    if (head_i && level_i == 2'd1 && !up_hash_i) begin
+    if (valid_i && level_i == 2'd1 && !up_hash_i) begin
       for (int k = 0; k < P; k++) begin
         cand_wide = {1'b0, rr_q} + PW1'(k);
         if (cand_wide >= PW1'(up_ports_i)) cand_wide = cand_wide - PW1'(up_ports_i);

@@ -147,6 +147,7 @@ module hx_switch #(
       .up_ports_i  (up_ports_i),
       .up_hash_i   (up_hash_i),
       .dims_i      (dims_i),
+      .valid_i     (in_valid_i[p]),
       .head_i      (head),
       .hdr_i       (in_data_i[p*W +: 64]),
       .in_class_i  (in_class),

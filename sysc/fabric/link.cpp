@@ -12,8 +12,10 @@ Link::Link(int latency) : latency_(latency) {
   std::size_t slots = 1;
   while (slots < 2 * (static_cast<std::size_t>(latency) + 1)) slots <<= 1;
   mask_ = slots - 1;
-  flits_.resize(slots);
-  credits_.resize(slots);
+  flit_store_.resize(slots);
+  credit_store_.resize(slots);
+  flits_ = flit_store_.data();
+  credits_ = credit_store_.data();
 }
 
 }  // namespace hxemu::sysc

@@ -17,14 +17,19 @@
 
 namespace hxemu::sysc {
 
-class Link {
+// One cache line holds everything a step reads before it knows whether anything arrives: the four
+// counters, the ring pointers and the mask (a large system touches every link every cycle; the
+// rings' slots are read only when something is in flight).
+class alignas(64) Link {
  public:
   explicit Link(int latency = 0);
-  // Movable for containers (not while in use by a harness).
+  // Movable for containers (not while in use by a harness). A moved vector keeps its buffer, so
+  // the ring pointers stay valid.
   Link(Link&& o) noexcept
-      : latency_(o.latency_), mask_(o.mask_), flits_(std::move(o.flits_)),
-        credits_(std::move(o.credits_)), sent_(o.sent_.load()), taken_(o.taken_.load()),
-        credits_sent_(o.credits_sent_.load()), credits_taken_(o.credits_taken_.load()) {}
+      : sent_(o.sent_.load()), taken_(o.taken_.load()), credits_sent_(o.credits_sent_.load()),
+        credits_taken_(o.credits_taken_.load()), flits_(o.flits_), credits_(o.credits_),
+        mask_(o.mask_), latency_(o.latency_), flit_store_(std::move(o.flit_store_)),
+        credit_store_(std::move(o.credit_store_)) {}
   Link& operator=(Link&&) = delete;
 
   int latency() const { return latency_; }
@@ -119,14 +124,18 @@ class Link {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
 
-  int latency_;
-  std::uint64_t mask_;
-  std::vector<Flit> flits_;
-  std::vector<Credit> credits_;
+  // The first cache line (see the class comment).
   std::atomic<std::uint64_t> sent_{0};    // written by the sender's side (and a rank exchange's put)
   std::atomic<std::uint64_t> taken_{0};   // written by the receiver's side (and a rank exchange's pull)
   std::atomic<std::uint64_t> credits_sent_{0};
   std::atomic<std::uint64_t> credits_taken_{0};
+  Flit* flits_ = nullptr;                 // flit_store_'s slots
+  Credit* credits_ = nullptr;             // credit_store_'s slots
+  std::uint64_t mask_ = 0;                // slots - 1 (a power of two)
+  int latency_;
+  // Owners of the rings (not read on the per-cycle path).
+  std::vector<Flit> flit_store_;
+  std::vector<Credit> credit_store_;
 };
 
 }  // namespace hxemu::sysc

@@ -32,8 +32,9 @@ int Network::add_block(std::unique_ptr<LinkBlock> block, std::string name) {
 
 void Network::replace_block(int i, std::unique_ptr<LinkBlock> block) {
   if (i < 0 || i >= blocks()) throw std::out_of_range("Network::replace_block: no such block");
-  if (!block || block->ports() != blocks_[i].block->ports()) {
-    throw std::logic_error("Network::replace_block: " + blocks_[i].name + " replaced by a block with other ports");
+  if (!block || block->ports() != blocks_[i].block->ports() || block->vcs() != blocks_[i].block->vcs()) {
+    throw std::logic_error("Network::replace_block: " + blocks_[i].name +
+                           " replaced by a block with other ports or VCs");
   }
   blocks_[i].block = std::move(block);
 }
@@ -61,7 +62,15 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   link_flits_.push_back(0);
   down_from_.push_back(~0ull);
   down_from_.push_back(~0ull);
-  vc_state_.resize(links_.size() * vcs_max_);
+  // Each direction's VCs side by side (a link's states share cache lines): as many as the sender's
+  // VC field can name (its VCs rounded up to a power of two, at least 2), so no flit's VC number
+  // reaches another link's states.
+  for (PortRef from : {a, b}) {
+    std::size_t n = 2;
+    while (n < static_cast<std::size_t>(blocks_[from.block].block->vcs())) n <<= 1;
+    vc_base_.push_back(vc_state_.size());
+    vc_state_.resize(vc_state_.size() + n);
+  }
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
   for (PortRef p : {a, b}) {
@@ -118,7 +127,9 @@ void Network::step_block(int i, std::uint64_t now) {
   for (int p : e.connected) {
     const PortLinks& pl = e.ports[p];
     Link& rx = *links_[pl.rx];
-    if (const Flit* f = rx.peek_flit(now)) {
+    // The counters first: they share the link's first cache line, while the ring slot is a line
+    // of its own, touched only when something is in flight.
+    if (const Flit* f = rx.flits_pending() ? rx.peek_flit(now) : nullptr) {
       if (now >= down_from_[pl.rx]) {
         log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, nullptr);
       } else {
@@ -127,10 +138,10 @@ void Network::step_block(int i, std::uint64_t now) {
       rx.consume_flit(now);
     }
     Link& tx = *links_[pl.tx];
-    if (tx.has_credit(now)) {
+    if (tx.credits_pending() && tx.has_credit(now)) {
       const Credit c = tx.take_credit(now);
       if (now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
-      VcState& st = vc_state_[pl.tx * vcs_max_ + c.vc];
+      VcState& st = vc_state_[vc_base_[pl.tx] + c.vc];
       --st.occupancy;
       if (!st.packets.empty()) {
         VcPacket& f = st.packets.front();
@@ -172,7 +183,7 @@ void Network::step_block(int i, std::uint64_t now) {
           links_[pl.tx]->send_flit(now, f);
           ++link_flits_[pl.tx];
         }
-        VcState& st = vc_state_[pl.tx * vcs_max_ + f.vc];
+        VcState& st = vc_state_[vc_base_[pl.tx] + f.vc];
         ++st.occupancy;
         if (f.head) st.packets.push_back(packet_of_head(f));
         if (!st.packets.empty()) {

@@ -109,8 +109,8 @@ class Network {
     const VcPacket* back() const { return packets.empty() ? nullptr : &packets.back(); }
     bool open() const { const VcPacket* b = back(); return b && !b->tail_sent; }
   };
-  const VcState& vc_state(int link, int vc) const { return vc_state_[link * vcs_max_ + vc]; }
-  int vcs_max() const { return vcs_max_; }
+  // vc < the sending block's vcs().
+  const VcState& vc_state(int link, int vc) const { return vc_state_[vc_base_[link] + vc]; }
 
   // Ticks skipped because a block was idle with nothing arriving (harness statistics).
   std::uint64_t ticks_skipped() const;
@@ -207,8 +207,8 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<LinkInfo> link_info_;
   std::vector<std::uint64_t> link_flits_;
-  static constexpr int vcs_max_ = 16;
   std::vector<VcState> vc_state_;
+  std::vector<std::size_t> vc_base_;   // per directed link: its sender's VC 0 in vc_state_
   std::vector<int> port_base_;
   std::vector<std::uint64_t> stalls_credit_, stalls_sa_;
   HeadObserver* head_observer_ = nullptr;

@@ -75,7 +75,7 @@ void Network::flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now) {
   const auto w = static_cast<std::uint64_t>(flit_bits);
   while (gap < w) {
     f.data[gap / 32] ^= 1u << (gap % 32);
-    const VcState& st = vc_state_[static_cast<std::size_t>(link) * vcs_max_ + f.vc];
+    const VcState& st = vc_state_[vc_base_[link] + f.vc];
     log_fault(send_log_[link], FaultEvent::Kind::kFlipped, link, now, f, st.back());
     send_log_[link].back().bit = static_cast<int>(gap);
     send_log_[link].back().flit = st.back() ? st.back()->sent : -1;   // counted before this flit

@@ -104,10 +104,11 @@ void check_shape(int P, int V, int rounds) {
       }
     }
   }
-  // The random inputs did exercise the sums (not a comparison of zeros).
+  // The random inputs did exercise the sums (not a comparison of zeros): with 2 VCs a class has a
+  // ready VC in about 44% of the entries, with more VCs in most.
   EXPECT_EQ(entries, rounds * P * kClasses);
-  EXPECT_GT(nonzero_free, entries / 2);
-  EXPECT_GT(nonzero_occ, entries / 2);
+  EXPECT_GT(nonzero_free, entries / 4);
+  EXPECT_GT(nonzero_occ, entries / 4);
 }
 
 TEST(PortLoad, FourPortsTwoVcsMatchTheReference) { check_shape<Vhx_port_load_p4_v2>(4, 2, 200); }
