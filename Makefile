@@ -22,8 +22,10 @@ deps:
 deps-synth:
 	@scripts/install-deps.sh synth
 
+# Ninja: it starts a target's compiles before the libraries it links are built (Makefiles wait for
+# them), so both cores stay busy through the long model build.
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/CMakeCache.txt
 
@@ -57,7 +59,7 @@ bench: build
 # run verilates and compiles the models again. Kept out of `make test` for that build time.
 ASAN_BUILD ?= build-asan
 asan-test: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
 	+cmake --build $(ASAN_BUILD) -j $(JOBS) --target test_sw_remote
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest -L remote --output-on-failure -j $(JOBS)
 

@@ -66,3 +66,36 @@ function(hx_add_model prefix)
   set_property(GLOBAL PROPERTY HX_MODEL_TOP_${prefix} ${M_TOP})
   set_property(GLOBAL PROPERTY HX_MODEL_GFLAGS_${prefix} ${gflags})
 endfunction()
+
+# hx_compile_slow_model_code(<target>), after the target's last verilate(): the code Verilator marks
+# as off the per-cycle path -- constructors, initial blocks, the symbol table and the constant pool
+# (its *__Slow.cpp, *__Syms.cpp and *__ConstPool_N.cpp files, about a third of the generated C++) --
+# is compiled at -O1 in an object library of its own, still as a unity build; the per-cycle code
+# stays at the build type's level. verilate()'s own OPT_SLOW would set per-file flags, which takes
+# those files out of the unity build and costs more than it saves.
+function(hx_compile_slow_model_code target)
+  get_target_property(srcs ${target} SOURCES)
+  set(fast)
+  set(slow)
+  foreach(s ${srcs})
+    if(s MATCHES "(__Slow|__Syms|__ConstPool_[0-9]+)\\.cpp$")
+      list(APPEND slow ${s})
+    else()
+      list(APPEND fast ${s})
+    endif()
+  endforeach()
+  add_library(${target}_slow OBJECT ${slow})
+  get_target_property(pic ${target} POSITION_INDEPENDENT_CODE)
+  set_target_properties(${target}_slow PROPERTIES UNITY_BUILD ON POSITION_INDEPENDENT_CODE "${pic}")
+  target_include_directories(${target}_slow PRIVATE
+                             $<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${target}_slow PRIVATE
+                             $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  # After the build type's -O3 on the command line, so it wins.
+  target_compile_options(${target}_slow PRIVATE -O1)
+  set_property(TARGET ${target} PROPERTY SOURCES ${fast})
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:${target}_slow>)
+  # The verilate() commands write both halves; with Makefiles, the object library's rules run them
+  # and the library's own rules then find the files up to date (no two targets run them at once).
+  add_dependencies(${target} ${target}_slow)
+endfunction()

@@ -28,6 +28,9 @@ if [[ ! -f $src/.hxemu-revision || $(cat "$src/.hxemu-revision") != "$commit" ]]
   echo "$commit" > "$src/.hxemu-revision"
 fi
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-cmake -S "$src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Ninja for a new build folder; a folder configured before keeps its generator (CMake refuses a change).
+gen=(-G Ninja)
+[[ -f $dir/build/CMakeCache.txt ]] && gen=()
+cmake -S "$src" -B "$dir/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$dir/build" -j "$jobs" --target hxemu
 echo "$0: built $rev ($commit) at $dir/build/hxemu"
