@@ -76,6 +76,13 @@ class alignas(64) Link {
     bump(taken_);
   }
   bool has_credit(std::uint64_t now) const { return credits_[now & mask_].valid; }
+
+  // What arrives in cycle `now`, asking the counters first: they share the link's first cache
+  // line, while a ring slot is a line of its own, read only when something is in flight.
+  const Flit* arriving_flit(std::uint64_t now) const {
+    return flits_pending() ? peek_flit(now) : nullptr;
+  }
+  bool credit_arriving(std::uint64_t now) const { return credits_pending() && has_credit(now); }
   Credit take_credit(std::uint64_t now) {
     Credit& slot = credits_[now & mask_];
     Credit c = slot;

@@ -112,8 +112,7 @@ void Network::step_block(int i, std::uint64_t now) {
       const PortLinks& pl = e.ports[p];
       const Link& rx = *links_[pl.rx];
       const Link& tx = *links_[pl.tx];
-      if ((rx.flits_pending() && rx.has_flit(now)) ||
-          (tx.credits_pending() && tx.has_credit(now))) {
+      if (rx.arriving_flit(now) != nullptr || tx.credit_arriving(now)) {
         arriving = true;
         break;
       }
@@ -127,9 +126,7 @@ void Network::step_block(int i, std::uint64_t now) {
   for (int p : e.connected) {
     const PortLinks& pl = e.ports[p];
     Link& rx = *links_[pl.rx];
-    // The counters first: they share the link's first cache line, while the ring slot is a line
-    // of its own, touched only when something is in flight.
-    if (const Flit* f = rx.flits_pending() ? rx.peek_flit(now) : nullptr) {
+    if (const Flit* f = rx.arriving_flit(now)) {
       if (now >= down_from_[pl.rx]) {
         log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, nullptr);
       } else {
@@ -138,7 +135,7 @@ void Network::step_block(int i, std::uint64_t now) {
       rx.consume_flit(now);
     }
     Link& tx = *links_[pl.tx];
-    if (tx.credits_pending() && tx.has_credit(now)) {
+    if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
       if (now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
       VcState& st = vc_state_[vc_base_[pl.tx] + c.vc];

@@ -34,6 +34,29 @@ TEST(Link, PendingCountersFollowSendsAndTakes) {
   EXPECT_EQ(l.flits_in_flight(), 0);
 }
 
+// arriving_flit / credit_arriving: what a block's step takes in cycle `now`, exactly in the cycle
+// it arrives.
+TEST(Link, ArrivingFlitAndCreditOnlyInTheirArrivalCycle) {
+  Link l(2);
+  EXPECT_EQ(l.arriving_flit(3), nullptr);
+  EXPECT_FALSE(l.credit_arriving(3));
+  Flit f;
+  f.valid = true;
+  f.vc = 1;
+  l.send_flit(3, f);                        // arrives in cycle 6
+  l.send_credit(4, Credit{true, 0});        // arrives in cycle 7
+  for (std::uint64_t t = 4; t < 6; ++t) EXPECT_EQ(l.arriving_flit(t), nullptr);
+  const Flit* a = l.arriving_flit(6);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->vc, 1);
+  EXPECT_FALSE(l.credit_arriving(6));
+  l.consume_flit(6);
+  EXPECT_EQ(l.arriving_flit(6), nullptr);
+  EXPECT_TRUE(l.credit_arriving(7));
+  l.take_credit(7);
+  EXPECT_FALSE(l.credit_arriving(7));
+}
+
 // The halves of a link split over two processes (sysc/dist/): put on the receiver's copy counts as
 // sent, pull on the sender's copy as taken.
 TEST(Link, PendingCountersFollowRankExchange) {
