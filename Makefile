@@ -23,9 +23,12 @@ deps-synth:
 	@scripts/install-deps.sh synth
 
 # Ninja: it starts a target's compiles before the libraries it links are built (Makefiles wait for
-# them), so both cores stay busy through the long model build.
+# them), so both cores stay busy through the long model build. clang++: it compiles the verilated
+# models' per-cycle code in 279 s of CPU where g++ 12 takes 719 s, and the binary runs 3-10% faster
+# (README, Build). HX_CXX=g++ builds with GCC.
+HX_CXX ?= clang++
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(HX_CXX) $(CMAKE_FLAGS)
 
 configure: deps $(BUILD)/CMakeCache.txt
 
@@ -59,7 +62,7 @@ bench: build
 # run verilates and compiles the models again. Kept out of `make test` for that build time.
 ASAN_BUILD ?= build-asan
 asan-test: deps
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(HX_CXX) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
 	+cmake --build $(ASAN_BUILD) -j $(JOBS) --target test_sw_remote
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest -L remote --output-on-failure -j $(JOBS)
 

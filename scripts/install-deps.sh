@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh synth      also Yosys (for make lint / make synth)
 set -eu
 
-PKGS="cmake g++ make ninja-build pkg-config zlib1g-dev ccache verilator iverilog libsystemc-dev libboost-dev \
+PKGS="cmake g++ clang make ninja-build pkg-config zlib1g-dev ccache verilator iverilog libsystemc-dev libboost-dev \
 libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev git libopenmpi-dev openmpi-bin \
 libprotobuf-dev protobuf-compiler librsvg2-bin gtkwave"
 if [ "${1:-}" = "synth" ]; then
