@@ -17,28 +17,30 @@ module hx_arb_rr #(
   output logic          any_o
 );
   logic [IW-1:0] ptr_q;
-  logic [N-1:0]  upper_mask;   // requesters at or after the pointer
-  logic [N-1:0]  upper_req;
+  logic [N-1:0]  upper_req;    // requesters at or after the pointer
   logic [N-1:0]  pick;         // the half the priority encoder looks at
 
-  always_comb begin
-    for (int i = 0; i < N; i++) begin
-      upper_mask[i] = (i >= 32'(ptr_q));
-    end
-    upper_req = req_i & upper_mask;
-  end
-
-  // Priority encode: lowest set bit of the upper half if any, else of the whole vector.
-  always_comb begin
-    pick = (upper_req != '0) ? upper_req : req_i;
-    grant_o = '0;
-    grant_idx_o = '0;
-    for (int i = N - 1; i >= 0; i--) begin
-      if (pick[i]) begin
-        grant_o = '0;
-        grant_o[i] = 1'b1;
-        grant_idx_o = IW'(i);
+  // Bit b of a requester's index, as a mask over requesters: the encoder of a one-hot grant is then
+  // IW AND-reductions rather than a loop over N (a cycle-based simulator evaluates every arbiter
+  // every cycle; a router holds about 25 of them).
+  function automatic [IW*N-1:0] index_masks();
+    index_masks = '0;
+    for (int b = 0; b < IW; b++) begin
+      for (int i = 0; i < N; i++) begin
+        index_masks[b*N + i] = ((i >> b) & 1) != 0;
       end
+    end
+  endfunction
+  localparam logic [IW*N-1:0] IDX_MASKS = index_masks();
+
+  // Priority encode: lowest set bit of the upper half if any, else of the whole vector. The lowest
+  // set bit of x is x & -x.
+  always_comb begin
+    upper_req = req_i & ({N{1'b1}} << ptr_q);
+    pick = (upper_req != '0) ? upper_req : req_i;
+    grant_o = pick & (~pick + N'(1));
+    for (int b = 0; b < IW; b++) begin
+      grant_idx_o[b] = (grant_o & IDX_MASKS[b*N +: N]) != '0;
     end
     any_o = (req_i != '0);
   end

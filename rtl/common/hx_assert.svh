@@ -12,9 +12,12 @@
 //     C++ harness sets a cycle's inputs and then raises the clock in one eval(), so combinational
 //     values seen after the edge mix the new state with the previous cycle's inputs (see
 //     sysc/blocks/link_ports.h); at the edge they are the cycle's own.
-//   - Conditions are flat ("!event || ok") rather than nested under the event: Verilator turns
-//     them into straight-line bit operations (measured a few percent faster on a mesh than
-//     nesting). Loops go inside functions, so that %m names the module, not an unnamed block.
+//   - A module whose checks run every cycle in a router (input and output units, VC buffers,
+//     credit counters) tests all its conditions in one guard and evaluates the assertions, each a
+//     run-time test and a branch, only when the guard fails; a check that an existing branch
+//     already decides sits in that branch. Same messages in the same cycles: 13% fewer
+//     instructions per router cycle than one flat assertion per condition (a 5-port, 2-VC router,
+//     valgrind). Loops go inside functions, so that %m names the module, not an unnamed block.
 //   - A failure calls hx_rtl_assert_failed with a message that starts with the instance (%m) and
 //     says what broke. The function is C++ (sysc/blocks/verilated_context.cpp): it records the
 //     message, counts it and lets the simulation go on, so a fired assertion is visible to the

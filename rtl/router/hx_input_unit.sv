@@ -134,6 +134,12 @@ module hx_input_unit #(
       open_q <= '0;
     end else begin
       if (in_valid_i) open_q[in_vc_i] <= !in_tail_i;
+    end
+    // One test of the conditions below (a head on an open VC or a body on a closed one; a grant
+    // whose flit kind does not match the VC's state), the assertions only when it fails
+    // (hx_output_unit).
+    if (!rst_i && ((in_valid_i && in_head_i == open_q[in_vc_i])
+                   || (grant_i && front_meta[32'(sel_vc_i)*MW] == active_q[sel_vc_i]))) begin
       assert (!(in_valid_i && in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
         "%m: packets interleave on input VC %0d: a head arrived before the open packet's tail",
         in_vc_i));

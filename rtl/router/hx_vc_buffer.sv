@@ -98,7 +98,9 @@ module hx_vc_buffer #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   always_ff @(posedge clk_i) begin
-    if (!rst_i) begin
+    // One test of the conditions below; the assertions only when it fails (hx_output_unit).
+    if (!rst_i && ((wr_valid_i && (32'(wr_vc_i) >= V || !wr_ok))
+                   || (deq_i && (32'(deq_vc_i) >= V || count_q[deq_vc_i] == '0)))) begin
       assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
         "%m: flit written on VC %0d of %0d", wr_vc_i, V));
       assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(
