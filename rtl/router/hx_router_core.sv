@@ -387,8 +387,9 @@ module hx_router_core #(
                            && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0) << p);
     end
   endfunction
+  // Evaluated only in cycles in which a head arrives (hx_assert.svh).
   always_ff @(posedge clk_i) begin
-    if (!rst_i) begin
+    if (!rst_i && (in_valid_i & in_head_i) != '0) begin
       assert (heads_to_no_port() == '0) else hx_rtl_assert_failed($sformatf(
         "%m: heads on inputs %b (bit p: input p) routed to a port that does not exist",
         heads_to_no_port()));
