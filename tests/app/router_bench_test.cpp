@@ -61,7 +61,8 @@ TEST(RouterBench, BadInputNamesTheFieldAndExits2) {
   EXPECT_NE(load.err.find("--load"), std::string::npos) << load.err;
   const auto vcs = run_hxemu({"--vcs", "3"});   // no 3-VC board router is built
   EXPECT_EQ(vcs.status, 2);
-  EXPECT_NE(vcs.err.find("3"), std::string::npos) << vcs.err;
+  EXPECT_NE(vcs.err.find("vcs=3"), std::string::npos) << vcs.err;   // names what was asked ...
+  EXPECT_NE(vcs.err.find("vcs=2"), std::string::npos) << vcs.err;   // ... and what exists
   EXPECT_TRUE(vcs.out.empty()) << vcs.out;
 }
 
