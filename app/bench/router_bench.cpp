@@ -25,6 +25,7 @@
 #include "sysc/blocks/board_router.h"
 #include "sysc/blocks/verilated_context.h"
 #include "sysc/fabric/flit.h"
+#include "sysc/fabric/router_ports.h"
 #include "sysc/system/vc_plan.h"
 
 namespace {
@@ -41,12 +42,15 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-// One input port's source: the packet in flight and the credits it holds per VC.
-struct Source {
+// One port's neighbours: the source on its input (the packet in flight, the credits it holds per
+// VC) and the sink on its output (the credit it returns next cycle, the flits it took).
+struct Port {
   int left = 0;        // flits of the current packet still to send
   int vc = 0;
   int dst_row = 0, dst_col = 0, rail = 0;
   std::vector<int> credits;
+  Credit credit_back;
+  std::uint64_t out_flits = 0;
 };
 
 constexpr int kBoard = 8;   // the board the router sits in: kBoard x kBoard, the router at (3, 3)
@@ -68,10 +72,8 @@ int run(const Options& o) {
 
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
-  std::vector<Source> src(static_cast<std::size_t>(ports));
-  for (auto& x : src) x.credits.assign(static_cast<std::size_t>(o.vcs), slots);
-  std::vector<Credit> credit_back(static_cast<std::size_t>(ports));
-  std::vector<std::uint64_t> out_flits(static_cast<std::size_t>(ports), 0);
+  std::vector<Port> port(static_cast<std::size_t>(ports));
+  for (auto& x : port) x.credits.assign(static_cast<std::size_t>(o.vcs), slots);
   std::uint64_t in_flits = 0;
   std::uint64_t payload_sum = 0;
   Flit f;
@@ -81,8 +83,8 @@ int run(const Options& o) {
   for (long c = 0; c < o.cycles; ++c) {
     router->clear_inputs();
     for (int p = 0; p < ports; ++p) {
-      auto& x = src[static_cast<std::size_t>(p)];
-      if (credit_back[static_cast<std::size_t>(p)].valid) router->set_credit_in(p, credit_back[static_cast<std::size_t>(p)]);
+      auto& x = port[static_cast<std::size_t>(p)];
+      if (x.credit_back.valid) router->set_credit_in(p, x.credit_back);
       if (x.left == 0) {
         if (coin(rng) >= o.load) continue;
         x.left = o.packet_flits;
@@ -90,7 +92,7 @@ int run(const Options& o) {
         do {
           x.dst_row = static_cast<int>(rng() % kBoard);
           x.dst_col = static_cast<int>(rng() % kBoard);
-        } while (p >= 4 && x.dst_row == kRow && x.dst_col == kCol);   // NIC ports: not to itself
+        } while (is_local_port(p) && x.dst_row == kRow && x.dst_col == kCol);   // a NIC: not to itself
         x.rail = static_cast<int>(rng() % static_cast<std::uint64_t>(o.local_ports));
       }
       auto& credits = x.credits[static_cast<std::size_t>(x.vc)];
@@ -115,13 +117,14 @@ int run(const Options& o) {
       return 1;
     }
     for (int p = 0; p < ports; ++p) {
+      auto& x = port[static_cast<std::size_t>(p)];
       const Credit cr = router->credit_out(p);
-      if (cr.valid) ++src[static_cast<std::size_t>(p)].credits[cr.vc];
-      credit_back[static_cast<std::size_t>(p)] = Credit{};
+      if (cr.valid) ++x.credits[cr.vc];
+      x.credit_back = Credit{};
       if (router->flit_out(p, out)) {
-        ++out_flits[static_cast<std::size_t>(p)];
+        ++x.out_flits;
         payload_sum += out.data[7];
-        credit_back[static_cast<std::size_t>(p)] = Credit{true, out.vc};
+        x.credit_back = Credit{true, out.vc};
       }
     }
   }
@@ -129,9 +132,9 @@ int run(const Options& o) {
 
   std::uint64_t total_out = 0;
   std::string per_port;
-  for (int p = 0; p < ports; ++p) {
-    total_out += out_flits[static_cast<std::size_t>(p)];
-    per_port += fmt::format("{}{}", p ? " " : "", out_flits[static_cast<std::size_t>(p)]);
+  for (const auto& x : port) {
+    per_port += fmt::format("{}{}", per_port.empty() ? "" : " ", x.out_flits);
+    total_out += x.out_flits;
   }
   fmt::print("router      {} ports, {} VCs, {} slots per VC (load {}, {}-flit packets, seed {})\n", ports,
              o.vcs, slots, o.load, o.packet_flits, o.seed);
