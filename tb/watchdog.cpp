@@ -21,6 +21,15 @@ bool Watchdog::check(const sysc::System& sys, const Scoreboard& sb) {
     std::ostringstream os;
     os << "deadlock: no flit moved for " << (now - last_progress_cycle_) << " cycles with "
        << sb.outstanding() << " packets outstanding (cycle " << now << ")";
+    // The error line names a victim on its own (the stuck report lists them all): the oldest
+    // packet still out, which is also what a lost packet looks like (nothing left to move).
+    const auto& recs = sb.records();
+    for (std::size_t id = 0; id < recs.size(); ++id) {
+      if (recs[id].deliveries == 0 && !recs[id].withdrawn) {
+        os << "; oldest outstanding: " << sb.history(id);
+        break;
+      }
+    }
     reason_ = os.str();
   }
   if (!fired_ && cfg_.max_age > 0) {

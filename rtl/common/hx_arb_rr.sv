@@ -17,32 +17,14 @@ module hx_arb_rr #(
   output logic          any_o
 );
   logic [IW-1:0] ptr_q;
-  logic [N-1:0]  upper_req;    // requesters at or after the pointer
-  logic [N-1:0]  pick;         // the half the priority encoder looks at
+  `include "hx_rr_pick.svh"
 
-  // Bit b of a requester's index, as a mask over requesters: the encoder of a one-hot grant is then
-  // IW AND-reductions rather than a loop over N (a cycle-based simulator evaluates every arbiter
-  // every cycle; a router holds about 25 of them).
-  function automatic [IW*N-1:0] index_masks();
-    index_masks = '0;
-    for (int b = 0; b < IW; b++) begin
-      for (int i = 0; i < N; i++) begin
-        index_masks[b*N + i] = ((i >> b) & 1) != 0;
-      end
-    end
-  endfunction
-  localparam logic [IW*N-1:0] IDX_MASKS = index_masks();
-
-  // Priority encode: lowest set bit of the upper half if any, else of the whole vector. The lowest
-  // set bit of x is x & -x.
+  // The rule (the first request at or after the pointer) is hx_rr_pick, which the switch
+  // allocator's arbiters share (N <= 64).
   always_comb begin
-    upper_req = req_i & ({N{1'b1}} << ptr_q);
-    pick = (upper_req != '0) ? upper_req : req_i;
-    grant_o = pick & (~pick + N'(1));
-    for (int b = 0; b < IW; b++) begin
-      grant_idx_o[b] = (grant_o & IDX_MASKS[b*N +: N]) != '0;
-    end
-    any_o = (req_i != '0);
+    any_o       = (req_i != '0);
+    grant_idx_o = IW'(hx_rr_pick(64'(req_i), 6'(ptr_q)));
+    grant_o     = any_o ? (N'(1) << grant_idx_o) : '0;
   end
 
   always_ff @(posedge clk_i) begin

@@ -21,20 +21,23 @@ module hx_credit_counter #(
   output logic          err_o
 );
   logic [CW-1:0] count_q;
+  logic [CW-1:0] init_q;   // init_i as it was in reset: full_o then decodes registers only, so a
+                           // cycle-based simulator does not evaluate it again on every input change
   logic          err_q;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       count_q <= init_i;
+      init_q  <= init_i;
       err_q   <= 1'b0;
     end else if (inc_i && !dec_i) begin
-      if (count_q == init_i) begin
+      if (count_q == init_q) begin
         err_q <= 1'b1;
 `ifdef HX_ASSERT
         // The two event checks sit in the branches their events take anyway (see the assertions
         // section below).
-        assert (count_q != init_i) else hx_rtl_assert_failed($sformatf(
-          "%m: credit counter above its depth: a credit returned with all %0d home", init_i));
+        assert (count_q != init_q) else hx_rtl_assert_failed($sformatf(
+          "%m: credit counter above its depth: a credit returned with all %0d home", init_q));
 `endif
       end
       else count_q <= count_q + CW'(1);
@@ -52,28 +55,25 @@ module hx_credit_counter #(
 
   assign count_o = count_q;
   assign avail_o = (count_q != '0);
-  assign full_o  = (count_q == init_i);
+  assign full_o  = (count_q == init_q);
   assign err_o   = err_q;
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
-  logic [CW-1:0] init_at_reset_q;
   always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      init_at_reset_q <= init_i;
-    end else begin
+    if (!rst_i) begin
       // A router holds a counter per output VC: its configuration checks are one test per cycle,
       // and its credit checks live in the counting branches above, so a cycle without an error
       // costs no assertion (hx_assert.svh).
       // (Where DEPTH fills init_i's range the depth test is constant; it matters for the others.)
       /* verilator lint_off CMPCONST */
-      if (init_i != init_at_reset_q || 32'(init_i) > DEPTH) begin
+      if (init_i != init_q || 32'(init_i) > DEPTH) begin
       /* verilator lint_on CMPCONST */
         assert (32'(init_i) <= DEPTH) else hx_rtl_assert_failed($sformatf(
           "%m: credit counter: init_i %0d above DEPTH %0d", init_i, DEPTH));
-        assert (init_i == init_at_reset_q) else hx_rtl_assert_failed($sformatf(
-          "%m: credit counter: init_i changed out of reset (%0d, was %0d)", init_i, init_at_reset_q));
+        assert (init_i == init_q) else hx_rtl_assert_failed($sformatf(
+          "%m: credit counter: init_i changed out of reset (%0d, was %0d)", init_i, init_q));
       end
     end
   end

@@ -29,7 +29,7 @@ module hx_route_board #(
   parameter int V   = 2,
   parameter int P   = 4 + NL
 ) (
-  input  logic             valid_i,    // a flit is on this input
+  input  logic             valid_i,    // a head flit is on this input (else every output is 0)
   input  logic             adaptive_i,
   input  logic [3:0]       margin_i,   // divert margin in eighths of the X-first port's class buffering
   input  logic [P*V*8-1:0] credits_i,  // credits per output VC, 8 bits each
@@ -161,27 +161,28 @@ module hx_route_board #(
   `include "hx_flit.svh"
   logic [2:0] port;
   always_comb begin
-    if (take_alt) begin
-      port    = alt_port;
-      class_o = alt_class;
-    end else begin
-      port    = pri_port;
-      class_o = pri_class;
-    end
-    if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
-    else                                            port_o = port;
-    // HammingMesh (and mesh, HyperX) only: on the torus a head diverted at the front of its VC
-    // meets the other dimension's dateline traffic, and uniform saturation fell 5% below
-    // deterministic (docs/adaptive-routing.md), so torus heads keep their arrival choice.
-    alt_valid_o = adaptive_i && alt_valid && !torus;
-    alt_port_o  = take_alt ? pri_port : alt_port;
-    alt_class_o = take_alt ? pri_class : alt_class;
-    if (!valid_i) begin
-      port_o      = '0;
-      class_o     = '0;
-      alt_valid_o = 1'b0;
-      alt_port_o  = '0;
-      alt_class_o = '0;
+    port        = '0;
+    port_o      = '0;
+    class_o     = '0;
+    alt_valid_o = 1'b0;
+    alt_port_o  = '0;
+    alt_class_o = '0;
+    if (valid_i) begin
+      if (take_alt) begin
+        port    = alt_port;
+        class_o = alt_class;
+      end else begin
+        port    = pri_port;
+        class_o = pri_class;
+      end
+      if (port == 3'(HX_PORT_L) && 32'(rail_i) < NL) port_o = port + 3'(rail_i);
+      else                                            port_o = port;
+      // HammingMesh (and mesh, HyperX) only: on the torus a head diverted at the front of its VC
+      // meets the other dimension's dateline traffic, and uniform saturation fell 5% below
+      // deterministic (docs/adaptive-routing.md), so torus heads keep their arrival choice.
+      alt_valid_o = adaptive_i && alt_valid && !torus;
+      alt_port_o  = take_alt ? pri_port : alt_port;
+      alt_class_o = take_alt ? pri_class : alt_class;
     end
   end
 endmodule

@@ -110,41 +110,39 @@ module hx_route_hxmesh #(
 
   // The Y port: toward the column tree's edge when the row dimension goes through it, else along
   // the board's column. The deterministic route takes it once X is done; the adaptive one may
-  // take it first.
+  // take it first. Like the distances, worked out only for a flit (outputs 0 without one).
   logic       x_work, y_work;   // the dimension still has moves (on the board or through its tree)
   logic [2:0] y_port;
   logic       y_enters_tree;
   always_comb begin
-    if (y_tree) begin
-      y_port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
-      y_enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
-    end else begin
-      y_port = (dst_lr_i < my_lr_i) ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
-      y_enters_tree = 1'b0;
-    end
-  end
+    y_port = '0; y_enters_tree = 1'b0; port = '0; enters_tree = 1'b0; x_work = 1'b0; y_work = 1'b0;
+    port_o = '0; class_o = '0; alt_valid_o = 1'b0; alt_port_o = '0; alt_class_o = '0;
+    if (en_i) begin
+      if (y_tree) begin
+        y_port = leave_n ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+        y_enters_tree = leave_n ? (to_n == '0) : (to_s == '0);
+      end else begin
+        y_port = (dst_lr_i < my_lr_i) ? 3'(HX_PORT_N) : 3'(HX_PORT_S);
+      end
 
-  always_comb begin
-    if (x_tree) begin
-      port = leave_w ? 3'(HX_PORT_W) : 3'(HX_PORT_E);
-      enters_tree = leave_w ? (to_w == '0) : (to_e == '0);
-    end else if (y_tree && (dst_lc_i == my_lc_i)) begin
-      port = y_port;   // the column tree's edge (y_port below)
-      enters_tree = y_enters_tree;
-    end else begin
-      port = dor_port;
-      enters_tree = 1'b0;
-    end
-    port_o  = port;
-    class_o = enters_tree ? in_class_i + CLW'(1) : in_class_i;
-  end
+      if (x_tree) begin
+        port = leave_w ? 3'(HX_PORT_W) : 3'(HX_PORT_E);
+        enters_tree = leave_w ? (to_w == '0) : (to_e == '0);
+      end else if (y_tree && (dst_lc_i == my_lc_i)) begin
+        port = y_port;   // the column tree's edge
+        enters_tree = y_enters_tree;
+      end else begin
+        port = dor_port;
+      end
+      port_o  = port;
+      class_o = enters_tree ? in_class_i + CLW'(1) : in_class_i;
 
-  // ---- the Y-first alternative ------------------------------------------------------------------
-  always_comb begin
-    x_work = x_tree || (dst_lc_i != my_lc_i);
-    y_work = y_tree || (dst_lr_i != my_lr_i);
-    alt_valid_o = x_work && y_work && !(y_port == 3'(HX_PORT_N) && !y_enters_tree);
-    alt_port_o  = y_port;
-    alt_class_o = y_enters_tree ? in_class_i + CLW'(1) : in_class_i;
+      // The Y-first alternative.
+      x_work = x_tree || (dst_lc_i != my_lc_i);
+      y_work = y_tree || (dst_lr_i != my_lr_i);
+      alt_valid_o = x_work && y_work && !(y_port == 3'(HX_PORT_N) && !y_enters_tree);
+      alt_port_o  = y_port;
+      alt_class_o = y_enters_tree ? in_class_i + CLW'(1) : in_class_i;
+    end
   end
 endmodule

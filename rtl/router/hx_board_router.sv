@@ -81,7 +81,7 @@ module hx_board_router #(
     assign in_port = 3'(p);
     assign in_class = vc_class_i[32'(in_vc_i[p*VW +: VW])*2 +: 2];
     hx_route_board #(.CLW(2), .NL(NL), .V(V), .P(P)) u_rc (
-      .valid_i     (in_valid_i[p]),
+      .valid_i     (in_valid_i[p] && in_head_i[p]),
       .adaptive_i  (adaptive_i),
       .margin_i    (margin_i),
       .credits_i   (credits),

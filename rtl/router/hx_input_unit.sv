@@ -81,18 +81,29 @@ module hx_input_unit #(
     .overflow_o    (overflow_o)
   );
 
+  // The fields of a VC's front flit are decoded only when it has one (0 otherwise; the allocators
+  // look at a VC's fields only while vc_valid_o is high).
   always_comb begin
+    vc_head_o      = '0;
+    vc_tail_o      = '0;
+    vc_port_o      = '0;
+    vc_class_o     = '0;
+    vc_alt_valid_o = '0;
+    vc_alt_port_o  = '0;
+    vc_alt_class_o = '0;
     for (int v = 0; v < V; v++) begin
       vc_valid_o[v]  = front_valid[v];
       vc_active_o[v] = active_q[v];
-      vc_head_o[v]   = front_meta[v*MW];
-      vc_tail_o[v]   = front_meta[v*MW + 1];
-      vc_port_o[v*PW +: PW]    = active_q[v] ? out_port_q[v] : front_meta[v*MW + 2 +: PW];
-      vc_class_o[v*CLW +: CLW] = front_meta[v*MW + 2 + PW +: CLW];
-      vc_outvc_o[v*VW +: VW]   = out_vc_q[v];
-      vc_alt_valid_o[v]            = front_meta[v*MW + 2 + PW + CLW];
-      vc_alt_port_o[v*PW +: PW]    = front_meta[v*MW + 3 + PW + CLW +: PW];
-      vc_alt_class_o[v*CLW +: CLW] = front_meta[v*MW + 3 + 2*PW + CLW +: CLW];
+      vc_outvc_o[v*VW +: VW] = out_vc_q[v];
+      if (front_valid[v]) begin
+        vc_head_o[v]   = front_meta[v*MW];
+        vc_tail_o[v]   = front_meta[v*MW + 1];
+        vc_port_o[v*PW +: PW]    = active_q[v] ? out_port_q[v] : front_meta[v*MW + 2 +: PW];
+        vc_class_o[v*CLW +: CLW] = front_meta[v*MW + 2 + PW +: CLW];
+        vc_alt_valid_o[v]            = front_meta[v*MW + 2 + PW + CLW];
+        vc_alt_port_o[v*PW +: PW]    = front_meta[v*MW + 3 + PW + CLW +: PW];
+        vc_alt_class_o[v*CLW +: CLW] = front_meta[v*MW + 3 + 2*PW + CLW +: CLW];
+      end
     end
     empty_o = (front_valid == '0);
   end

@@ -234,29 +234,44 @@ module hx_router_core #(
   logic [V-1:0]    va_cand [P];
   logic [P-1:0]    va_alloc;
 
+  // (Each output's work is guarded by its having a winner: a simulator then pays for the outputs
+  // that send, not for all P. An output without one hands its VC allocator no request.)
   always_comb begin
+    send_head = '0;
+    send_tail = '0;
+    va_alloc  = '0;
     for (int o = 0; o < P; o++) begin
       logic [PW-1:0] wi;   // winning input
       logic [VW-1:0] wv;   // its VC
-      wi = out_in[o*PW +: PW];
-      wv = sel_vc[32'(wi)*VW +: VW];
-      send_head[o] = vc_head[wi][wv];
-      send_tail[o] = vc_tail[wi][wv];
-      va_alloc[o]  = out_valid[o] && !vc_active[wi][wv];
-      va_cand[o]   = out_free[o] & out_credit[o]
-                   & class_vcs_q[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
-                   & vc_allow_q[32'(wv)*V +: V];
+      wi = '0;
+      wv = '0;
+      va_cand[o] = '0;
+      if (out_valid[o]) begin
+        wi = out_in[o*PW +: PW];
+        wv = sel_vc[32'(wi)*VW +: VW];
+        send_head[o] = vc_head[wi][wv];
+        send_tail[o] = vc_tail[wi][wv];
+        va_alloc[o]  = !vc_active[wi][wv];
+        va_cand[o]   = out_free[o] & out_credit[o]
+                     & class_vcs_q[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
+                     & vc_allow_q[32'(wv)*V +: V];
+      end
     end
   end
 
   // Body and tail flits keep the VC their head got; a head takes the one just allocated.
   always_comb begin
+    send_vc = '0;
     for (int o = 0; o < P; o++) begin
       logic [PW-1:0] wi;
       logic [VW-1:0] wv;
-      wi = out_in[o*PW +: PW];
-      wv = sel_vc[32'(wi)*VW +: VW];
-      send_vc[o*VW +: VW] = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+      wi = '0;
+      wv = '0;
+      if (out_valid[o]) begin
+        wi = out_in[o*PW +: PW];
+        wv = sel_vc[32'(wi)*VW +: VW];
+        send_vc[o*VW +: VW] = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+      end
     end
   end
 
@@ -275,9 +290,14 @@ module hx_router_core #(
   always_comb begin
     for (int p = 0; p < P; p++) begin
       logic [PW-1:0] op;
-      op = vc_port[p][32'(sel_vc[p*VW +: VW])*PW +: PW];
-      in_outvc[p] = send_vc[32'(op)*VW +: VW];
-      grant_port[p] = op;
+      op = '0;
+      in_outvc[p]   = '0;
+      grant_port[p] = '0;
+      if (in_win[p]) begin
+        op = vc_port[p][32'(sel_vc[p*VW +: VW])*PW +: PW];
+        in_outvc[p] = send_vc[32'(op)*VW +: VW];
+        grant_port[p] = op;
+      end
     end
   end
 

@@ -10,6 +10,11 @@
 // Promise: at most one flit per input and per output per cycle. An arbiter only advances when its
 // pick won, so under sustained contention every input gets an equal share of an output and every VC
 // of an input an equal share of the input.
+//
+// Written for a cycle-based simulator: the whole allocation is one process whose work is guarded by
+// the requests (no request, no arbitration; no loser, no second iteration; an output nobody asks
+// for, no arbiter), so a simulation pays per cycle for what is asked, not for P x V arbiters. Every
+// arbiter is the round-robin pick of rtl/common/hx_rr_pick.svh, the one hx_arb_rr is made of.
 module hx_switch_alloc #(
   parameter int P  = 5,
   parameter int V  = 2,
@@ -25,136 +30,149 @@ module hx_switch_alloc #(
   output logic [P-1:0]    out_valid_o,  // output has a winner
   output logic [P*PW-1:0] out_in_o      // input that won each output
 );
-  logic [P-1:0]  in_any;
-  logic [PW-1:0] in_port [P];
-  logic [P-1:0]  out_req [P];   // out_req[o][i]: input i asks for output o
-  logic [P-1:0]  out_grant [P];
-  logic [PW-1:0] out_idx [P];
-  logic [P-1:0]  out_any;
-  logic [P-1:0]  win1;          // input won in iteration 1
-  // iteration 2
+  `include "hx_rr_pick.svh"
+
+  // Round-robin pointers: per input, of iterations 1 and 2; per output, of iterations 1 and 2.
+  logic [VW-1:0] in_ptr_q  [P];
+  logic [VW-1:0] in_ptr2_q [P];
+  logic [PW-1:0] out_ptr_q  [P];
+  logic [PW-1:0] out_ptr2_q [P];
+
+  // Results of the process below, kept for the pointer updates and the assertions.
+  logic [P-1:0]  in_any;       // input p put a VC forward in iteration 1 ...
+  logic [VW-1:0] in_idx [P];   // ... this one
+  logic [P-1:0]  out_any;      // output o has an iteration-1 winner ...
+  logic [PW-1:0] out_idx [P];  // ... this input
+  logic [P-1:0]  win1;
   logic [P-1:0]  any2;
-  logic [PW-1:0] port2 [P];
-  logic [P-1:0]  out_req2 [P];
-  logic [P-1:0]  out_grant2 [P];
-  logic [PW-1:0] out_idx2 [P];
+  logic [VW-1:0] pick2 [P];
   logic [P-1:0]  out_any2;
+  logic [PW-1:0] out_idx2 [P];
   logic [P-1:0]  win2;
 
-  for (genvar p = 0; p < P; p++) begin : gen_in
-    logic [V-1:0]  grant;
-    logic [VW-1:0] idx;
-    hx_arb_rr #(.N(V), .IW(VW)) u_arb (
-      .clk_i       (clk_i),
-      .rst_i       (rst_i),
-      .req_i       (req_i[p*V +: V]),
-      .accept_i    (win1[p]),
-      .grant_o     (grant),
-      .grant_idx_o (idx),
-      .any_o       (in_any[p])
-    );
-    logic unused_grant;
-    assign unused_grant = ^grant;
-    assign in_port[p] = port_i[(p*V + 32'(idx))*PW +: PW];
-
-    // Iteration 2: the VCs of a losing input that ask for an output left free.
-    logic [V-1:0]    req2;
-    logic [V-1:0]    grant2;
-    logic [VW-1:0]   pick2;
-    logic            lost1;
-    logic [V-1:0]    my_req;
-    logic [V*PW-1:0] my_ports;
-    // (Slices taken outside the process: Icarus does not take constant selects inside always_*.)
-    assign lost1    = in_any[p] && !win1[p];
-    assign my_req   = req_i[p*V +: V];
-    assign my_ports = port_i[p*V*PW +: V*PW];
-    always_comb begin
-      for (int v = 0; v < V; v++) begin
-        req2[v] = lost1 && my_req[v] && !out_any[32'(my_ports[v*PW +: PW])];
+  logic [PW-1:0] in_port [P];   // the output each input's iteration-1 pick asks for
+  logic [PW-1:0] port2 [P];     // ... and its iteration-2 pick
+  logic [P-1:0]  lost1;
+  logic [P-1:0]  oreq;          // scratch: the inputs asking for one output
+  logic [V-1:0]  req2;          // scratch: one input's iteration-2 requests
+  always_comb begin
+    in_vc_o  = '0;
+    out_in_o = '0;
+    oreq     = '0;
+    req2     = '0;
+    in_any   = '0;
+    out_any  = '0;
+    win1     = '0;
+    any2     = '0;
+    out_any2 = '0;
+    win2     = '0;
+    for (int p = 0; p < P; p++) begin
+      in_idx[p]  = '0;
+      pick2[p]   = '0;
+      in_port[p] = '0;
+      port2[p]   = '0;
+    end
+    for (int o = 0; o < P; o++) begin
+      out_idx[o]  = '0;
+      out_idx2[o] = '0;
+    end
+    lost1 = '0;
+    if (req_i != '0) begin
+      // Iteration 1, inputs: each picks one of its requesting VCs.
+      for (int p = 0; p < P; p++) begin
+        if (req_i[p*V +: V] != '0) begin
+          in_any[p] = 1'b1;
+          in_idx[p] = VW'(hx_rr_pick(64'(req_i[p*V +: V]), 6'(in_ptr_q[p])));
+          in_port[p] = port_i[(p*V + 32'(in_idx[p]))*PW +: PW];
+        end
+      end
+      // Iteration 1, outputs: each picks one of the inputs whose pick asks for it.
+      for (int o = 0; o < P; o++) begin
+        oreq = '0;
+        for (int i = 0; i < P; i++) begin
+          oreq[i] = in_any[i] && (32'(in_port[i]) == o);
+        end
+        if (oreq != '0) begin
+          out_any[o] = 1'b1;
+          out_idx[o] = PW'(hx_rr_pick(64'(oreq), 6'(out_ptr_q[o])));
+          win1[out_idx[o]] = 1'b1;
+        end
+      end
+      lost1 = in_any & ~win1;
+      // Iteration 2: the VCs of a losing input that ask for an output left free.
+      if (lost1 != '0 && out_any != '1) begin
+        for (int p = 0; p < P; p++) begin
+          if (lost1[p]) begin
+            req2 = '0;
+            for (int v = 0; v < V; v++) begin
+              req2[v] = req_i[p*V + v] && !out_any[port_i[(p*V + v)*PW +: PW]];
+            end
+            if (req2 != '0) begin
+              any2[p]  = 1'b1;
+              pick2[p] = VW'(hx_rr_pick(64'(req2), 6'(in_ptr2_q[p])));
+              port2[p] = port_i[(p*V + 32'(pick2[p]))*PW +: PW];
+            end
+          end
+        end
+        // Only outputs free after iteration 1 receive iteration-2 requests (req2 masks the others).
+        if (any2 != '0) begin
+          for (int o = 0; o < P; o++) begin
+            oreq = '0;
+            for (int i = 0; i < P; i++) begin
+              oreq[i] = any2[i] && (32'(port2[i]) == o);
+            end
+            if (oreq != '0) begin
+              out_any2[o] = 1'b1;
+              out_idx2[o] = PW'(hx_rr_pick(64'(oreq), 6'(out_ptr2_q[o])));
+              win2[out_idx2[o]] = 1'b1;
+            end
+          end
+        end
       end
     end
-    hx_arb_rr #(.N(V), .IW(VW)) u_arb2 (
-      .clk_i       (clk_i),
-      .rst_i       (rst_i),
-      .req_i       (req2),
-      .accept_i    (win2[p]),
-      .grant_o     (grant2),
-      .grant_idx_o (pick2),
-      .any_o       (any2[p])
-    );
-    logic unused_grant2;
-    assign unused_grant2 = ^grant2;
-    assign port2[p] = port_i[(p*V + 32'(pick2))*PW +: PW];
-    assign in_vc_o[p*VW +: VW] = win2[p] ? pick2 : idx;
+    for (int p = 0; p < P; p++) begin
+      in_vc_o[p*VW +: VW] = win2[p] ? pick2[p] : in_idx[p];
+    end
+    for (int o = 0; o < P; o++) begin
+      out_in_o[o*PW +: PW] = out_any[o] ? out_idx[o] : out_idx2[o];
+    end
+    out_valid_o = out_any | out_any2;
+    in_win_o    = win1 | win2;
   end
 
-  always_comb begin
-    for (int o = 0; o < P; o++) begin
-      for (int i = 0; i < P; i++) begin
-        out_req[o][i] = in_any[i] && (32'(in_port[i]) == o);
+  // An arbiter's pointer moves past its pick when the pick won (an output's pick always does).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      for (int p = 0; p < P; p++) begin
+        in_ptr_q[p]   <= '0;
+        in_ptr2_q[p]  <= '0;
+        out_ptr_q[p]  <= '0;
+        out_ptr2_q[p] <= '0;
+      end
+    end else if (req_i != '0) begin
+      for (int p = 0; p < P; p++) begin
+        if (win1[p]) in_ptr_q[p]  <= (32'(in_idx[p]) == V - 1) ? '0 : in_idx[p] + VW'(1);
+        if (win2[p]) in_ptr2_q[p] <= (32'(pick2[p]) == V - 1) ? '0 : pick2[p] + VW'(1);
+        if (out_any[p])  out_ptr_q[p]  <= (32'(out_idx[p]) == P - 1) ? '0 : out_idx[p] + PW'(1);
+        if (out_any2[p]) out_ptr2_q[p] <= (32'(out_idx2[p]) == P - 1) ? '0 : out_idx2[p] + PW'(1);
       end
     end
-  end
-
-  for (genvar o = 0; o < P; o++) begin : gen_out
-    hx_arb_rr #(.N(P), .IW(PW)) u_arb (
-      .clk_i       (clk_i),
-      .rst_i       (rst_i),
-      .req_i       (out_req[o]),
-      .accept_i    (1'b1),
-      .grant_o     (out_grant[o]),
-      .grant_idx_o (out_idx[o]),
-      .any_o       (out_any[o])
-    );
-    hx_arb_rr #(.N(P), .IW(PW)) u_arb2 (
-      .clk_i       (clk_i),
-      .rst_i       (rst_i),
-      .req_i       (out_req2[o]),
-      .accept_i    (1'b1),
-      .grant_o     (out_grant2[o]),
-      .grant_idx_o (out_idx2[o]),
-      .any_o       (out_any2[o])
-    );
-    assign out_valid_o[o] = out_any[o] || out_any2[o];
-    assign out_in_o[o*PW +: PW] = out_any[o] ? out_idx[o] : out_idx2[o];
-  end
-
-  always_comb begin
-    win1 = '0;
-    for (int o = 0; o < P; o++) begin
-      win1 = win1 | out_grant[o];
-    end
-  end
-
-  // Only outputs free after iteration 1 receive iteration-2 requests (req2 masks the others).
-  always_comb begin
-    for (int o = 0; o < P; o++) begin
-      for (int i = 0; i < P; i++) begin
-        out_req2[o][i] = any2[i] && (32'(port2[i]) == o);
-      end
-    end
-  end
-
-  always_comb begin
-    win2 = '0;
-    for (int o = 0; o < P; o++) begin
-      win2 = win2 | out_grant2[o];
-    end
-    in_win_o = win1 | win2;
   end
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
-  // One grant per output is the output arbiter's own promise (hx_arb_rr); here: no input wins two
+  // One grant per output holds by construction (one pick per output); here: no input wins two
   // outputs, and a winner is an input VC that asked.
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   function automatic [P-1:0] won_twice();
     logic [P-1:0] seen;
+    logic [P-1:0] g;
     seen = '0;
     won_twice = '0;
     for (int o = 0; o < P; o++) begin
-      won_twice = won_twice | (seen & (out_grant[o] | out_grant2[o]));
-      seen = seen | out_grant[o] | out_grant2[o];
+      g = (out_any[o] ? (P'(1) << out_idx[o]) : '0) | (out_any2[o] ? (P'(1) << out_idx2[o]) : '0);
+      won_twice = won_twice | (seen & g);
+      seen = seen | g;
     end
   endfunction
   function automatic [P-1:0] won_unasked();
@@ -164,7 +182,7 @@ module hx_switch_alloc #(
     end
   endfunction
   always_ff @(posedge clk_i) begin
-    if (!rst_i) begin
+    if (!rst_i && in_win_o != '0) begin
       assert (won_twice() == '0) else hx_rtl_assert_failed($sformatf(
         "%m: inputs %b (bit p: input p) won two outputs in one cycle", won_twice()));
       assert (won_unasked() == '0) else hx_rtl_assert_failed($sformatf(

@@ -56,9 +56,11 @@ module hx_vc_buffer #(
   end
 
   always_comb begin
+    // (The side record too is read only from a VC that holds a flit: 0 otherwise.)
+    front_meta_o = '0;
     for (int v = 0; v < V; v++) begin
       front_valid_o[v] = (count_q[v] != '0);
-      front_meta_o[v*MW +: MW] = meta_mem[v*D + 32'(rd_ptr_q[v])];
+      if (count_q[v] != '0) front_meta_o[v*MW +: MW] = meta_mem[v*D + 32'(rd_ptr_q[v])];
     end
     // The payload is read only from a VC that holds a flit (0 otherwise; no reader looks at it
     // then): a simulator touches no payload storage for an empty port.
