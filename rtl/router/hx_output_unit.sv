@@ -1,9 +1,20 @@
 // hx_output_unit -- one router output port: the state of every output VC (owned by a packet or
-// free), a credit counter per output VC, and the output register that drives the link.
+// free), the credits of every output VC (free slots in the downstream VC buffer, as this sender
+// sees them), and the output register that drives the link.
 //
 // Promise: an output VC is owned from the cycle its head is sent until its tail is sent, so two
 // packets never interleave on one VC; a flit is only sent on a VC with a credit (checked by the
-// allocators, enforced again by the counter's error flag). The link outputs are registered.
+// allocators, enforced again here: a send at zero credits or a credit returned with every credit
+// home is a protocol violation, credit_err_o latches high and the count does not wrap). A sent
+// flit and a returned credit on the same VC in the same cycle cancel. The link outputs are
+// registered.
+//
+// The downstream buffer's depth is an input (depth_i, at most DDOWN) rather than a parameter, so
+// one model serves links whose receivers are sized differently (short on-board traces, long
+// cables). It is taken in reset and must be held constant out of reset.
+//
+// The credits of all VCs are counted in one process that does nothing in a cycle with no flit
+// sent and no credit returned: a simulator pays for the events, not for V counters every cycle.
 //
 // A port whose link is down (down_i, a failed cable or switch port; from a register of the block)
 // keeps sending: the flits it sends are lost on the dead link and no credit comes back, so its VCs
@@ -42,35 +53,65 @@ module hx_output_unit #(
   output logic          credit_err_o,
   output logic          idle_o        // every VC free and every credit back
 );
-  logic [V-1:0] owned_q;
-  logic [V-1:0] cnt_err;
-  logic [V-1:0] cnt_full;
-  logic         out_valid_q;
-  logic [VW-1:0] out_vc_q;
-  logic         out_head_q;
-  logic         out_tail_q;
-  logic [W-1:0] out_data_q;
+  localparam int CW = $clog2(DDOWN + 1);
 
-  for (genvar v = 0; v < V; v++) begin : gen_vc
-    logic [$clog2(DDOWN + 1)-1:0] count;
-    logic inc;
-    logic dec;
-    logic avail;
-    assign inc = credit_valid_i && (credit_vc_i == VW'(v)) && !down_i;
-    assign dec = send_i && (send_vc_i == VW'(v)) && !down_i;
-    hx_credit_counter #(.DEPTH(DDOWN)) u_credits (
-      .clk_i   (clk_i),
-      .rst_i   (rst_i),
-      .init_i  (depth_i[$clog2(DDOWN + 1)-1:0]),
-      .inc_i   (inc),
-      .dec_i   (dec),
-      .count_o (count),
-      .avail_o (avail),
-      .full_o  (cnt_full[v]),
-      .err_o   (cnt_err[v])
-    );
-    assign has_credit_o[v] = avail || down_i;
-    assign credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count);
+  logic [V-1:0]  owned_q;
+  logic [CW-1:0] count_q [V];    // credits per VC
+  logic [CW-1:0] init_q;         // depth_i as it was in reset
+  logic          err_q;
+  logic          out_valid_q;
+  logic [VW-1:0] out_vc_q;
+  logic          out_head_q;
+  logic          out_tail_q;
+  logic [W-1:0]  out_data_q;
+
+  // A credit and a flit on the same VC cancel; on different VCs each moves its own count.
+  logic credit_in, flit_out;
+  assign credit_in = credit_valid_i && !down_i && 32'(credit_vc_i) < V
+                     && !(send_i && send_vc_i == credit_vc_i);
+  assign flit_out  = send_i && !down_i && 32'(send_vc_i) < V
+                     && !(credit_valid_i && send_vc_i == credit_vc_i);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      for (int v = 0; v < V; v++) count_q[v] <= CW'(depth_i);
+      init_q <= CW'(depth_i);
+      err_q  <= 1'b0;
+    end else if (credit_in || flit_out) begin
+      if (credit_in) begin
+        if (count_q[credit_vc_i] == init_q) begin
+          err_q <= 1'b1;
+`ifdef HX_ASSERT
+          assert (count_q[credit_vc_i] != init_q) else hx_rtl_assert_failed($sformatf(
+            "%m: credits of VC %0d above the depth: a credit returned with all %0d home",
+            credit_vc_i, init_q));
+`endif
+        end else begin
+          count_q[credit_vc_i] <= count_q[credit_vc_i] + CW'(1);
+        end
+      end
+      if (flit_out) begin
+        if (count_q[send_vc_i] == '0) begin
+          err_q <= 1'b1;
+`ifdef HX_ASSERT
+          assert (count_q[send_vc_i] != '0) else hx_rtl_assert_failed($sformatf(
+            "%m: credits of VC %0d below zero: a flit sent with no credit", send_vc_i));
+`endif
+        end else begin
+          count_q[send_vc_i] <= count_q[send_vc_i] - CW'(1);
+        end
+      end
+    end
+  end
+
+  logic all_home;   // every VC's credits back
+  always_comb begin
+    all_home = 1'b1;
+    for (int v = 0; v < V; v++) begin
+      has_credit_o[v]     = (count_q[v] != '0) || down_i;
+      credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count_q[v]);
+      all_home = all_home && (count_q[v] == init_q);
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -102,9 +143,9 @@ module hx_output_unit #(
   assign out_head_o   = out_head_q;
   assign out_tail_o   = out_tail_q;
   assign out_data_o   = out_data_q;
-  assign credit_err_o = (cnt_err != '0);
+  assign credit_err_o = err_q;
   // A dead link returns no credits: its counters need not be full for the port to be idle.
-  assign idle_o       = (owned_q == '0) && ((cnt_full == '1) || down_i) && !out_valid_q;
+  assign idle_o       = (owned_q == '0) && (all_home || down_i) && !out_valid_q;
 
   // Depths above DDOWN cannot be counted; the upper bits only exist to keep the port 8 bits wide.
   logic unused_depth;
@@ -118,12 +159,14 @@ module hx_output_unit #(
     // check) only when it fails: a router evaluates this for every output every cycle.
     // (Where DDOWN fills depth_i's 8 bits the depth test is constant; it matters for the others.)
     /* verilator lint_off CMPCONST */
-    if (!rst_i && (32'(depth_i) > DDOWN
+    if (!rst_i && (32'(depth_i) > DDOWN || CW'(depth_i) != init_q
                    || (send_i && (32'(send_vc_i) >= V || !has_credit_o[send_vc_i]
                                   || send_head_i == owned_q[send_vc_i])))) begin
     /* verilator lint_on CMPCONST */
       assert (32'(depth_i) <= DDOWN) else hx_rtl_assert_failed($sformatf(
         "%m: downstream depth %0d above the %0d credits the counters hold", depth_i, DDOWN));
+      assert (CW'(depth_i) == init_q) else hx_rtl_assert_failed($sformatf(
+        "%m: downstream depth changed out of reset (%0d, was %0d)", depth_i, init_q));
       assert (!send_i || 32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
         "%m: flit sent on VC %0d of %0d", send_vc_i, V));
       assert (!send_i || has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "Vhx_credit_counter_d4.h"
 #include "Vhx_fifo_w8_d4.h"
 #include "Vhx_output_unit_v2_w32.h"
 #include "Vhx_vc_alloc_v4.h"
@@ -93,54 +92,6 @@ TEST(FifoAssertions, PopOfEmptyFires) {
   EXPECT_EQ(m.data_o, 0);           // an empty FIFO reads no storage: data_o is 0 (its header)
 }
 
-// ---- hx_credit_counter ----------------------------------------------------------------------
-
-TEST(CreditCounterAssertions, BelowZeroAndAboveDepthFire) {
-  Vhx_credit_counter_d4 m(verilated_context());
-  m.init_i = 2;
-  reset(m);
-  m.inc_i = 1;
-  m.dec_i = 1;                      // a credit back and a flit out in one cycle: legal at full
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{});
-  m.dec_i = 0;                      // a credit nobody consumed
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter above its depth: a "
-                                    "credit returned with all 2 home"});
-  EXPECT_EQ(m.count_o, 2);
-  m.inc_i = 0;
-  m.dec_i = 1;
-  clock_edge_portable(m);
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{});
-  EXPECT_EQ(m.count_o, 0);
-  clock_edge_portable(m);            // a flit sent with no credit
-  EXPECT_EQ(take_sorted(),
-            Messages{"TOP.hx_credit_counter: credit counter below zero: a flit sent with no credit"});
-  EXPECT_EQ(m.count_o, 0);
-  EXPECT_EQ(m.err_o, 1);
-}
-
-TEST(CreditCounterAssertions, InitChangedOutOfResetFires) {
-  Vhx_credit_counter_d4 m(verilated_context());
-  m.init_i = 3;
-  reset(m);
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{});
-  m.init_i = 4;
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter: init_i changed out of "
-                                    "reset (4, was 3)"});
-}
-
-TEST(CreditCounterAssertions, InitAboveDepthFires) {
-  Vhx_credit_counter_d4 m(verilated_context());
-  m.init_i = 6;                     // fits the 3-bit port, not the 4 slots the counter counts
-  reset(m);
-  clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_credit_counter: credit counter: init_i 6 above DEPTH 4"});
-}
-
 // ---- hx_vc_alloc --------------------------------------------------------------------------------
 
 TEST(VcAllocAssertions, AllocationWithoutCandidateFires) {
@@ -190,10 +141,49 @@ TEST(OutputUnitAssertions, FlitWithoutCreditFires) {
   EXPECT_EQ(take_sorted(), Messages{});
   send(m, 1, true, true);
   EXPECT_EQ(take_sorted(),
-            (Messages{"TOP.hx_output_unit.gen_vc[1].u_credits: credit counter below zero: a flit "
-                      "sent with no credit",
+            (Messages{"TOP.hx_output_unit: credits of VC 1 below zero: a flit sent with no credit",
                       "TOP.hx_output_unit: flit sent on output VC 1 without a credit"}));
   EXPECT_EQ(m.credit_err_o, 1);
+}
+
+// A credit and a flit on one VC in one cycle cancel, legal even with every credit home; a credit
+// alone then is one nobody consumed. The counts neither pass the depth nor wrap below zero.
+TEST(OutputUnitAssertions, CreditsAboveDepthAndBelowZeroFire) {
+  Vhx_output_unit_v2_w32 m(verilated_context());
+  m.depth_i = 2;
+  reset(m);
+  m.credit_valid_i = 1;
+  m.credit_vc_i = 0;
+  send(m, 0, true, true);
+  EXPECT_EQ(take_sorted(), Messages{});
+  EXPECT_EQ(m.credits_o & 0xffu, 2u);
+  clock_edge_portable(m);            // the credit alone
+  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_output_unit: credits of VC 0 above the depth: a credit "
+                                    "returned with all 2 home"});
+  EXPECT_EQ(m.credits_o & 0xffu, 2u);
+  EXPECT_EQ(m.credit_err_o, 1);
+  m.credit_valid_i = 0;
+  send(m, 0, true, true);
+  send(m, 0, true, true);
+  EXPECT_EQ(take_sorted(), Messages{});
+  EXPECT_EQ(m.credits_o & 0xffu, 0u);
+  send(m, 0, true, true);            // a flit with no credit
+  EXPECT_EQ(take_sorted(),
+            (Messages{"TOP.hx_output_unit: credits of VC 0 below zero: a flit sent with no credit",
+                      "TOP.hx_output_unit: flit sent on output VC 0 without a credit"}));
+  EXPECT_EQ(m.credits_o & 0xffu, 0u);
+}
+
+TEST(OutputUnitAssertions, DepthChangedOutOfResetFires) {
+  Vhx_output_unit_v2_w32 m(verilated_context());
+  m.depth_i = 3;
+  reset(m);
+  clock_edge_portable(m);
+  EXPECT_EQ(take_sorted(), Messages{});
+  m.depth_i = 4;
+  clock_edge_portable(m);
+  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_output_unit: downstream depth changed out of reset "
+                                    "(4, was 3)"});
 }
 
 TEST(OutputUnitAssertions, DepthAboveWhatTheCountersHoldFires) {
@@ -202,9 +192,7 @@ TEST(OutputUnitAssertions, DepthAboveWhatTheCountersHoldFires) {
   reset(m);
   clock_edge_portable(m);
   EXPECT_EQ(take_sorted(),
-            (Messages{"TOP.hx_output_unit.gen_vc[0].u_credits: credit counter: init_i 5 above DEPTH 4",
-                      "TOP.hx_output_unit.gen_vc[1].u_credits: credit counter: init_i 5 above DEPTH 4",
-                      "TOP.hx_output_unit: downstream depth 5 above the 4 credits the counters hold"}));
+            (Messages{"TOP.hx_output_unit: downstream depth 5 above the 4 credits the counters hold"}));
 }
 
 // ---- the board router (the product's model) ----------------------------------------------------
@@ -273,8 +261,8 @@ TEST(RouterAssertions, CreditNeverConsumedOverflowsTheOutputCounter) {
   r->tick();
   for (int i = 0; i < 5; ++i) cycle(*r);
   EXPECT_EQ(take_sorted(),
-            Messages{"TOP.hx_board_router.u_core.gen_output[1].u_out.gen_vc[1].u_credits: credit "
-                     "counter above its depth: a credit returned with all 4 home"});
+            Messages{"TOP.hx_board_router.u_core.gen_output[1].u_out: credits of VC 1 above the "
+                     "depth: a credit returned with all 4 home"});
   EXPECT_TRUE(r->error());
 }
 

@@ -548,10 +548,9 @@ TEST(NicErrors, ExtraCreditSetsStickyError) {
   EXPECT_TRUE(a.nic().error());
   for (int i = 0; i < 5; ++i) a.nic().tick();
   EXPECT_TRUE(a.nic().error());
-  // The RTL assertion on the same promise fired, once (rtl/common/hx_credit_counter.sv).
+  // The RTL assertion on the same promise fired, once (rtl/router/hx_output_unit.sv).
   const std::vector<std::string> want{
-      "TOP.hx_nic.u_tx.u_out.gen_vc[1].u_credits: credit counter above its depth: a credit "
-      "returned with all 4 home"};
+      "TOP.hx_nic.u_tx.u_out: credits of VC 1 above the depth: a credit returned with all 4 home"};
   if (sysc::rtl_assertions_built()) EXPECT_EQ(sysc::take_rtl_assertions().messages, want);
 }
 
