@@ -174,39 +174,45 @@ module hx_router_core #(
   logic [PP-1:0]     down_pad;     // port_down_i, indexable by any PW-bit port number
   assign down_pad = PP'(port_down_i);
   always_comb begin
+    sa_req  = '0;
+    sa_port = '0;
     for (int p = 0; p < P; p++) begin
+      vc_port[p]  = '0;
+      vc_class[p] = '0;
       for (int v = 0; v < V; v++) begin
         logic [PW-1:0]  op, ap;
         logic [CLW-1:0] oc, ac;
         logic [VW-1:0]  ov;
         logic           pri_ok, use_alt, alt_up;
-        op = vc_pport[p][v*PW +: PW];
-        oc = vc_pclass[p][v*CLW +: CLW];
-        ap = vc_aport[p][v*PW +: PW];
-        ac = vc_aclass[p][v*CLW +: CLW];
-        ov = vc_outvc[p][v*VW +: VW];
+        op = '0; oc = '0; ap = '0; ac = '0; ov = '0;
         pri_ok  = 1'b0;
         use_alt = 1'b0;
         alt_up  = 1'b0;
-        if (!vc_valid[p][v]) begin
-          sa_req[p*V + v] = 1'b0;
-        end else if (vc_active[p][v]) begin
-          sa_req[p*V + v] = out_credit[op][ov];
-        end else begin
-          // A head whose own port is down waits for its alternative when that one is up (and
-          // drains into the dead link only when there is none).
-          alt_up = vc_avalid[p][v] && !down_pad[ap];
-          pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
-                    & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
-          if (!pri_ok && alt_up) begin
-            use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
-                       & vc_allow_q[v*V +: V]) != '0;
+        // (Only a VC with a flit at its front asks: a simulator skips the empty ones.)
+        if (vc_valid[p][v]) begin
+          op = vc_pport[p][v*PW +: PW];
+          oc = vc_pclass[p][v*CLW +: CLW];
+          ov = vc_outvc[p][v*VW +: VW];
+          if (vc_active[p][v]) begin
+            sa_req[p*V + v] = out_credit[op][ov];
+          end else begin
+            ap = vc_aport[p][v*PW +: PW];
+            ac = vc_aclass[p][v*CLW +: CLW];
+            // A head whose own port is down waits for its alternative when that one is up (and
+            // drains into the dead link only when there is none).
+            alt_up = vc_avalid[p][v] && !down_pad[ap];
+            pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
+                      & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
+            if (!pri_ok && alt_up) begin
+              use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
+                         & vc_allow_q[v*V +: V]) != '0;
+            end
+            sa_req[p*V + v] = pri_ok || use_alt;
           end
-          sa_req[p*V + v] = pri_ok || use_alt;
+          vc_port[p][v*PW +: PW]      = use_alt ? ap : op;
+          vc_class[p][v*CLW +: CLW]   = use_alt ? ac : oc;
+          sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
         end
-        vc_port[p][v*PW +: PW]      = use_alt ? ap : op;
-        vc_class[p][v*CLW +: CLW]   = use_alt ? ac : oc;
-        sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
       end
     end
   end

@@ -44,16 +44,11 @@ module hx_vc_buffer #(
   logic          overflow_q;
 
   logic          wr_ok;
-  logic [V-1:0]  inc;          // VC v gains a flit this cycle
-  logic [V-1:0]  dec;          // VC v loses its front this cycle
+  logic          inc;          // VC wr_vc_i gains a flit this cycle
+  logic          dec;          // VC deq_vc_i loses its front this cycle
   assign wr_ok = wr_valid_i && (32'(count_q[wr_vc_i]) < D);
-
-  always_comb begin
-    for (int v = 0; v < V; v++) begin
-      inc[v] = wr_ok && (32'(wr_vc_i) == v);
-      dec[v] = deq_i && (32'(deq_vc_i) == v) && (count_q[v] != '0);
-    end
-  end
+  assign inc   = wr_ok && 32'(wr_vc_i) < V;
+  assign dec   = deq_i && 32'(deq_vc_i) < V && count_q[deq_vc_i] != '0;
 
   always_comb begin
     // (The side record too is read only from a VC that holds a flit: 0 otherwise.)
@@ -84,13 +79,17 @@ module hx_vc_buffer #(
         count_q[v]  <= '0;
       end
       overflow_q <= 1'b0;
-    end else begin
-      for (int v = 0; v < V; v++) begin
-        if (inc[v]) wr_ptr_q[v] <= (32'(wr_ptr_q[v]) == D - 1) ? '0 : wr_ptr_q[v] + PW'(1);
-        if (dec[v]) rd_ptr_q[v] <= (32'(rd_ptr_q[v]) == D - 1) ? '0 : rd_ptr_q[v] + PW'(1);
-        if (inc[v] && !dec[v]) count_q[v] <= count_q[v] + CW'(1);
-        if (dec[v] && !inc[v]) count_q[v] <= count_q[v] - CW'(1);
+    end else if (wr_valid_i || deq_i) begin
+      // Only the VCs written and read this cycle move (a simulator pays per flit, not per VC);
+      // a write and a read of one VC leave its count as it was.
+      if (inc) begin
+        wr_ptr_q[wr_vc_i] <= (32'(wr_ptr_q[wr_vc_i]) == D - 1) ? '0 : wr_ptr_q[wr_vc_i] + PW'(1);
       end
+      if (dec) begin
+        rd_ptr_q[deq_vc_i] <= (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+      end
+      if (inc && !(dec && deq_vc_i == wr_vc_i)) count_q[wr_vc_i] <= count_q[wr_vc_i] + CW'(1);
+      if (dec && !(inc && deq_vc_i == wr_vc_i)) count_q[deq_vc_i] <= count_q[deq_vc_i] - CW'(1);
       if (wr_valid_i && !wr_ok) overflow_q <= 1'b1;
     end
   end
