@@ -58,17 +58,17 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
     const auto& info = net.link_info(l);
     for (int v = 0; v < net.block(info.from.block).vcs(); ++v) {
       const auto& st = net.vc_state(l, v);
-      if (st.occupancy <= 0 && !st.open()) continue;
+      if (st.occupancy() <= 0 && !st.open()) continue;
       ++held;
       if (lines >= max_lines) continue;
       ++lines;
-      const auto* front = st.front();
+      const auto front = st.front();
       os << "  " << port_label(sys, info.from) << " -> " << port_label(sys, info.to) << " VC " << v
-         << " (class " << sys.vc_plan().vc_class[v] << "): " << st.occupancy << " flits buffered";
+         << " (class " << sys.vc_plan().vc_class[v] << "): " << st.occupancy() << " flits buffered";
       if (front) {
         os << ", held by packet " << front->key << " (" << front->src << " -> " << front->dst
            << ") at the front";
-        if (st.packets.size() > 1) os << " and " << (st.packets.size() - 1) << " more behind it";
+        if (st.packets() > 1) os << " and " << (st.packets() - 1) << " more behind it";
         if (st.open()) os << "; the VC is owned by packet " << st.back()->key << " until its tail passes";
       }
       // Where the packet at the front wants to go next, and whether that link has room.
@@ -91,7 +91,7 @@ std::string Watchdog::stuck_report(const sysc::System& sys, const Scoreboard& sb
           for (int w = 0; w < net.block(info.to.block).vcs(); ++w) {
             if (!((allowed >> w) & 1u)) continue;
             const auto& nst = net.vc_state(next, w);
-            os << " " << w << "=" << nst.occupancy << (nst.open() ? "/owned" : "");
+            os << " " << w << "=" << nst.occupancy() << (nst.open() ? "/owned" : "");
           }
           os << ")";
         }

@@ -128,7 +128,7 @@ void Network::step_block(int i, std::uint64_t now) {
     Link& rx = *links_[pl.rx];
     if (const Flit* f = rx.arriving_flit(now)) {
       if (now >= down_from_[pl.rx]) {
-        log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, nullptr);
+        log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, std::nullopt);
       } else {
         b.set_flit_in(p, *f);
       }
@@ -138,12 +138,7 @@ void Network::step_block(int i, std::uint64_t now) {
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
       if (now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
-      VcState& st = vc_state_[vc_base_[pl.tx] + c.vc];
-      --st.occupancy;
-      if (!st.packets.empty()) {
-        VcPacket& f = st.packets.front();
-        if (--f.flits <= 0 && f.tail_sent) st.packets.pop_front();
-      }
+      ++vc_state_[vc_base_[pl.tx] + c.vc].credited;
       b.set_credit_in(p, c);
     }
   }
@@ -181,14 +176,13 @@ void Network::step_block(int i, std::uint64_t now) {
           ++link_flits_[pl.tx];
         }
         VcState& st = vc_state_[vc_base_[pl.tx] + f.vc];
-        ++st.occupancy;
-        if (f.head) st.packets.push_back(packet_of_head(f));
-        if (!st.packets.empty()) {
-          VcPacket& pk = st.packets.back();
-          ++pk.flits;
-          ++pk.sent;
-          pk.tail_sent = f.tail;
+        if (f.head) {
+          // Records of packets that are through leave here, not on every credit.
+          while (!st.heads.empty() && st.done(0)) st.heads.pop_front();
+          st.heads.push_back(head_record(f, st.sent));
         }
+        ++st.sent;
+        st.tail_sent = f.tail;
         if (dead) {
           log_fault(send_log_[pl.tx], FaultEvent::Kind::kLostSent, pl.tx, now, f, st.back());
         } else if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
@@ -199,6 +193,17 @@ void Network::step_block(int i, std::uint64_t now) {
     const Credit c = b.credit_out(p);
     if (c.valid && now < down_from_[pl.rx]) links_[pl.rx]->send_credit(now, c);
   }
+}
+
+Network::VcState::Head Network::head_record(const Flit& f, std::uint64_t start) {
+  const VcPacket pk = packet_of_head(f);
+  VcState::Head h;
+  h.start = start;
+  h.key = pk.key;
+  h.src = pk.src;
+  h.dst = pk.dst;
+  h.rail = pk.rail;
+  return h;
 }
 
 Network::VcPacket Network::packet_of_head(const Flit& f) {

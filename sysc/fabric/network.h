@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -93,7 +95,7 @@ class Network {
   // Each VC of each directed link as the sender sees it: flits sent minus credits returned (flits
   // on the link or in the receiver's buffer), and the packets those flits belong to, oldest first
   // (credits come back in the order flits left a VC buffer, so the oldest is the one at the front
-  // of the receiver's buffer). For a watchdog's wait-for report.
+  // of the receiver's buffer). For a watchdog's wait-for report and the fault logs.
   struct VcPacket {
     int src = -1, dst = -1;
     int rail = 0;               // the head's rail field
@@ -102,12 +104,63 @@ class Network {
     int sent = 0;               // of its flits sent on the link so far
     bool tail_sent = false;
   };
+  // Kept as two running counts and one record per packet head: a body flit or a credit only counts
+  // (one cache line; the per-flit record updates were a quarter of step_block's time on hx4mesh-1024),
+  // and a packet's own counts are worked out from the counts at its head and at the next head.
+  // Packets whose flits are all credited leave the record queue when the next head is sent, and
+  // are skipped by the readers until then.
   struct VcState {
-    int occupancy = 0;
-    GrowRing<VcPacket> packets{2};
-    const VcPacket* front() const { return packets.empty() ? nullptr : &packets.front(); }
-    const VcPacket* back() const { return packets.empty() ? nullptr : &packets.back(); }
-    bool open() const { const VcPacket* b = back(); return b && !b->tail_sent; }
+    struct Head {
+      std::uint64_t start = 0;   // `sent` when the head was sent
+      std::uint64_t key = 0;
+      int src = -1, dst = -1;
+      int rail = 0;
+    };
+    std::uint64_t sent = 0;       // flits sent on this VC
+    std::uint64_t credited = 0;   // credits returned for them
+    bool tail_sent = true;        // the last flit sent was a tail (no packet owns the VC)
+    GrowRing<Head> heads{2};
+
+    int occupancy() const { return static_cast<int>(sent - credited); }
+    // The VC is owned by a packet whose tail has not been sent.
+    bool open() const { return !tail_sent && !heads.empty(); }
+    // Packets with a flit not yet credited back or a tail not yet sent, oldest first.
+    std::size_t packets() const { return heads.size() - first_live(); }
+    std::optional<VcPacket> front() const {
+      const std::size_t i = first_live();
+      if (i == heads.size()) return std::nullopt;
+      return packet(i);
+    }
+    std::optional<VcPacket> back() const {
+      if (packets() == 0) return std::nullopt;
+      return packet(heads.size() - 1);
+    }
+    // The i-th record (0: the oldest kept) as a packet.
+    VcPacket packet(std::size_t i) const {
+      const Head& h = heads[i];
+      const bool last = i + 1 == heads.size();
+      const std::uint64_t end = last ? sent : heads[i + 1].start;
+      VcPacket p;
+      p.src = h.src;
+      p.dst = h.dst;
+      p.rail = h.rail;
+      p.key = h.key;
+      p.sent = static_cast<int>(end - h.start);
+      const std::uint64_t done = credited <= h.start ? 0 : std::min(credited, end) - h.start;
+      p.flits = static_cast<int>(end - h.start - done);
+      p.tail_sent = !last || tail_sent;
+      return p;
+    }
+    // Records of packets that are through (all flits credited, tail sent) at the front.
+    std::size_t first_live() const {
+      std::size_t i = 0;
+      while (i < heads.size() && done(i)) ++i;
+      return i;
+    }
+    bool done(std::size_t i) const {
+      const bool last = i + 1 == heads.size();
+      return last ? tail_sent && credited >= sent : credited >= heads[i + 1].start;
+    }
   };
   // vc < the sending block's vcs().
   const VcState& vc_state(int link, int vc) const { return vc_state_[vc_base_[link] + vc]; }
@@ -199,9 +252,10 @@ class Network {
   void apply_block_faults(BlockEntry& e, std::uint64_t now);
   // The packet a head flit starts, as vc_state tracks it.
   static VcPacket packet_of_head(const Flit& f);
+  static VcState::Head head_record(const Flit& f, std::uint64_t start);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
-                 const Flit& f, const VcPacket* pk);
+                 const Flit& f, const std::optional<VcPacket>& pk);
 
   std::vector<BlockEntry> blocks_;
   std::vector<std::unique_ptr<Link>> links_;

@@ -76,9 +76,10 @@ void Network::flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now) {
   while (gap < w) {
     f.data[gap / 32] ^= 1u << (gap % 32);
     const VcState& st = vc_state_[vc_base_[link] + f.vc];
-    log_fault(send_log_[link], FaultEvent::Kind::kFlipped, link, now, f, st.back());
+    const std::optional<VcPacket> pk = st.back();
+    log_fault(send_log_[link], FaultEvent::Kind::kFlipped, link, now, f, pk);
     send_log_[link].back().bit = static_cast<int>(gap);
-    send_log_[link].back().flit = st.back() ? st.back()->sent : -1;   // counted before this flit
+    send_log_[link].back().flit = pk ? pk->sent : -1;   // counted before this flit
     const std::uint64_t g = gap_to_flip(flip_rng_[link], flip_rate_);
     gap = g > (~0ull >> 2) ? g : gap + 1 + g;
   }
@@ -86,7 +87,7 @@ void Network::flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now) {
 }
 
 void Network::log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
-                        const Flit& f, const VcPacket* pk) {
+                        const Flit& f, const std::optional<VcPacket>& pk) {
   FaultEvent ev;
   ev.kind = kind;
   ev.link = link;
