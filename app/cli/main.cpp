@@ -14,6 +14,7 @@
 #include "sysc/system/system_config.h"
 #include "tb/build_info.h"
 #include "app/cli/commands.h"
+#include "app/cli/huge_pages.h"
 #include "sysc/blocks/verilated_context.h"
 #include "sysc/dist/ranks.h"
 
@@ -135,6 +136,7 @@ int sc_main(int argc, char** argv) {
 // Our own main (it takes precedence over libsystemc's): silence SystemC's banner, which it prints on
 // stdout before sc_main runs, unless the user asked for it; then hand over to SystemC as usual.
 int main(int argc, char** argv) {
+  hxemu::cli::use_huge_pages(argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -247,7 +247,14 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   }
   res.accepted = acc_sum / n;
 
-  std::unordered_map<std::uint64_t, sysc::Path> paths;
+  // Per (source, destination) pair: links crossed and zero-load latency of its path, traced once
+  // (a small record, not the whole path: a large system has 100,000s of pairs).
+  struct PairPath {
+    int links;
+    int latency;
+  };
+  std::unordered_map<std::uint64_t, PairPath> paths;
+  paths.reserve(sb.records().size());
   double hops = 0, model = 0, board_part = 0, tree_part = 0;
   std::uint64_t with_tree = 0;
   for (const auto& r : sb.records()) {
@@ -260,7 +267,10 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     res.network_latency.add(r.delivery.tail_arrival - r.injected);
     const std::uint64_t key = static_cast<std::uint64_t>(r.spec.src) * 65536u + static_cast<std::uint64_t>(r.spec.dst);
     auto it = paths.find(key);
-    if (it == paths.end()) it = paths.emplace(key, sysc::trace_path(sys, r.spec.src, r.spec.dst)).first;
+    if (it == paths.end()) {
+      const sysc::Path p = sysc::trace_path(sys, r.spec.src, r.spec.dst);
+      it = paths.emplace(key, PairPath{p.links, p.latency}).first;
+    }
     hops += it->second.links;
     // Zero load: created in t, head on the source's output in t + 1, path latency, then the tail.
     model += 1 + it->second.latency + r.spec.flits - 1;

@@ -1,0 +1,48 @@
+// A system's state -- a thousand verilated routers and switches, their links and the host's
+// buffers -- is 100-200 MB that every emulated cycle touches all over. With 4 KiB pages that is
+// tens of thousands of page faults while the system is built and a TLB miss on most accesses
+// while it runs; with 2 MiB pages neither. glibc puts its heap on transparent huge pages when the
+// tunable glibc.malloc.hugetlb=1 is set (it madvises each heap extension; the kernel's default
+// THP mode here is "madvise"), but reads tunables only when a process starts: so hxemu sets it and
+// executes itself once more. Measured on hx4mesh-1024 traffic (1 thread) and mesh-8x8, the same
+// binary with and without the tunable, alternating: 3-5% less wall time, and 45,000 page faults
+// become 5,000.
+#include "app/cli/huge_pages.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace hxemu::cli {
+
+namespace {
+
+constexpr const char* kTunable = "glibc.malloc.hugetlb";
+
+// The kernel's THP mode: "always" or "madvise" make the tunable worth setting, "never" does not.
+bool kernel_offers_huge_pages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  if (!std::getline(in, modes)) return false;
+  return modes.find("[never]") == std::string::npos;
+}
+
+}  // namespace
+
+void use_huge_pages(char** argv) {
+  if (const char* opt = std::getenv("HXEMU_HUGE_PAGES"); opt != nullptr && std::string(opt) == "0") return;
+  const char* now = std::getenv("GLIBC_TUNABLES");
+  std::string tunables = now != nullptr ? now : "";
+  // Set already: by the user (whose value stands) or by this function before the exec.
+  if (tunables.find(kTunable) != std::string::npos) return;
+  if (!kernel_offers_huge_pages()) return;
+  tunables += (tunables.empty() ? "" : ":") + std::string(kTunable) + "=1";
+  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // The exec failed (no /proc): small pages, and the tunable is left set so that children do not
+  // try again for nothing.
+}
+
+}  // namespace hxemu::cli

@@ -1,0 +1,11 @@
+// Transparent huge pages for hxemu's heap (see huge_pages.cpp).
+#pragma once
+
+namespace hxemu::cli {
+
+// Called first thing in main(): unless the heap already uses huge pages (or HXEMU_HUGE_PAGES=0, or
+// the kernel has them off), sets glibc's tunable and executes this program again with the same
+// arguments. Returns only when nothing needs doing or the exec failed (the run goes on either way).
+void use_huge_pages(char** argv);
+
+}  // namespace hxemu::cli
