@@ -159,9 +159,11 @@ int run_traffic_cmd(const TrafficOpts& o) {
   const auto cfg = with_fault_checks(sysc::load_system_config(o.config, o.sets), o);
   auto files = check_outputs(o);
   check_network_picture(o.picture, 1, files);
-  check_traffic_options(cfg, o);
-  const auto rc = run_config(o);
   const bool nic = o.endpoints == "nic";
+  // Through the NICs the options are checked on a system of their own first; with the synthetic
+  // endpoints the run checks them on the system it builds, before `header` prints anything.
+  if (nic) check_traffic_options(cfg, o);
+  const auto rc = run_config(o);
   if (nic && !o.flip_bits.empty()) fmt::print("note: --flip-bits through the NICs turns their CRC on (nic_crc)\n");
   const auto trace = check_waveform(o.waveform, cfg, nic ? o.rails : 0, files);
   // --link-json: windows over the whole run (the picture's colours are the measured window's).
@@ -169,15 +171,18 @@ int run_traffic_cmd(const TrafficOpts& o) {
   if (!o.picture.json.empty()) windows = std::make_unique<tb::LinkWindows>(o.picture.window);
   // Load and throughput are per injection port: the node's one endpoint, or each of its NICs.
   const char* port = nic ? "NIC" : "node";
-  fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/{}/cycle, {} warm-up + {} "
-             "measured cycles, seed{}\n",
-             cfg.name, o.pattern, o.packet_flits, o.load, port, o.warmup, o.measure,
-             fmt::format(" {}", o.seed) + (nic ? ", through the NICs" : ""));
-  std::fflush(stdout);
+  auto header = [&] {
+    fmt::print("{}: {} traffic, {}-flit packets, offered {:.3f} flits/{}/cycle, {} warm-up + {} "
+               "measured cycles, seed{}\n",
+               cfg.name, o.pattern, o.packet_flits, o.load, port, o.warmup, o.measure,
+               fmt::format(" {}", o.seed) + (nic ? ", through the NICs" : ""));
+    std::fflush(stdout);
+  };
+  if (nic) header();
   tb::Progress progress(tb::Progress::wanted(o.quiet));
   progress.set_total_cycles(o.warmup + o.measure);   // the drain, usually short, comes on top
   const auto r = nic ? tb::run_nic_traffic(cfg, rc, o.rails, harness_of(o, trace), &progress, windows.get())
-                     : tb::run_traffic(cfg, rc, harness_of(o, trace), &progress, windows.get());
+                     : tb::run_traffic(cfg, rc, harness_of(o, trace), &progress, windows.get(), header);
   progress.clear();
   fmt::print("  pattern      {}\n", r.pattern_description);
   if (nic) {

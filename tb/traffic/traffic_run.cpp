@@ -59,7 +59,8 @@ class ArrivalProcess {
 }  // namespace
 
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
-                             sysc::HarnessFactory harness, Progress* progress, LinkWindows* windows) {
+                             sysc::HarnessFactory harness, Progress* progress, LinkWindows* windows,
+                             const std::function<void()>& ready) {
   TrafficRunResult res;
   res.cfg = cfg;
   TrafficSystem ts(sys_cfg, harness);
@@ -81,6 +82,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
                                 "link), got " + std::to_string(cfg.load));
   }
   const auto applied = apply_run_faults(sys, cfg);
+  if (ready) ready();
   ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);

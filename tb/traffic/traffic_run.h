@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -150,8 +151,13 @@ std::vector<sysc::AppliedFailure> apply_run_faults(sysc::System& sys, const Traf
 
 // progress (optional): phases and cycles of the run are reported to it. windows (optional): per
 // link counters over time windows of the whole run (warm-up to drained), finished at its end.
+// ready (optional): called once the run has built its system and checked the pattern, packet
+// sizes and faults against it (std::invalid_argument before, for a bad one), before the first
+// cycle: a command prints its header there, so a bad option prints nothing and the system is
+// built once.
 TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg,
                              sysc::HarnessFactory harness = sysc::make_plain_harness,
-                             Progress* progress = nullptr, LinkWindows* windows = nullptr);
+                             Progress* progress = nullptr, LinkWindows* windows = nullptr,
+                             const std::function<void()>& ready = {});
 
 }  // namespace hxemu::tb
