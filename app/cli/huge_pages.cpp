@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -38,6 +39,10 @@ void use_huge_pages(char** argv) {
   // Set already: by the user (whose value stands) or by this function before the exec.
   if (tunables.find(kTunable) != std::string::npos) return;
   if (!kernel_offers_huge_pages()) return;
+  // Under valgrind /proc/self/exe is valgrind's tool, not hxemu, and the run must stay under it.
+  if (const char* pre = std::getenv("LD_PRELOAD"); pre != nullptr && std::strstr(pre, "vgpreload") != nullptr) {
+    return;
+  }
   tunables += (tunables.empty() ? "" : ":") + std::string(kTunable) + "=1";
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
   execv("/proc/self/exe", argv);

@@ -123,11 +123,13 @@ void Network::step_block(int i, std::uint64_t now) {
     }
   }
   b.clear_inputs();
+  // down_from_ (failed links) is read only when faults are configured: one load per link and
+  // event less on the per-cycle path of every other run.
   for (int p : e.connected) {
     const PortLinks& pl = e.ports[p];
     Link& rx = *links_[pl.rx];
     if (const Flit* f = rx.arriving_flit(now)) {
-      if (now >= down_from_[pl.rx]) {
+      if (faults_on_ && now >= down_from_[pl.rx]) {
         log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, std::nullopt);
       } else {
         b.set_flit_in(p, *f);
@@ -137,7 +139,7 @@ void Network::step_block(int i, std::uint64_t now) {
     Link& tx = *links_[pl.tx];
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
-      if (now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
+      if (faults_on_ && now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
       ++vc_state_[vc_base_[pl.tx] + c.vc].credited;
       b.set_credit_in(p, c);
     }
@@ -162,7 +164,7 @@ void Network::step_block(int i, std::uint64_t now) {
         if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
         fault_ = LinkFault::kNone;
       }
-      const bool dead = now >= down_from_[pl.tx];
+      const bool dead = faults_on_ && now >= down_from_[pl.tx];
       if (!drop) {
         if (dead) {
           // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
@@ -191,7 +193,7 @@ void Network::step_block(int i, std::uint64_t now) {
       }
     }
     const Credit c = b.credit_out(p);
-    if (c.valid && now < down_from_[pl.rx]) links_[pl.rx]->send_credit(now, c);
+    if (c.valid && !(faults_on_ && now >= down_from_[pl.rx])) links_[pl.rx]->send_credit(now, c);
   }
 }
 
