@@ -50,4 +50,13 @@ void use_huge_pages(char** argv) {
   // try again for nothing.
 }
 
+std::string heap_pages() {
+  const char* now = std::getenv("GLIBC_TUNABLES");
+  const std::string tunables = now != nullptr ? now : "";
+  if (tunables.find(std::string(kTunable) + "=1") != std::string::npos && kernel_offers_huge_pages()) {
+    return "transparent huge pages (" + std::string(kTunable) + "=1)";
+  }
+  return "4 KiB pages";
+}
+
 }  // namespace hxemu::cli

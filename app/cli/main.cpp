@@ -26,8 +26,8 @@ namespace {
 
 // hxemu --version: where this binary came from (the stamp every report carries).
 std::string version_text() {
-  return fmt::format("hxemu, source revision {}\n{}", hxemu::tb::kSourceRevision,
-                     hxemu::tb::tool_versions());
+  return fmt::format("hxemu, source revision {}\n{}\nheap: {}", hxemu::tb::kSourceRevision,
+                     hxemu::tb::tool_versions(), hxemu::cli::heap_pages());
 }
 
 // The first word that is not an option names the subcommand (the top level has only --help and

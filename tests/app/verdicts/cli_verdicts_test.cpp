@@ -34,10 +34,11 @@ std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "hxemu_verdicts_" + std::to_string(::getpid()) + "_" + name;
 }
 
-// Runs `hxemu <args>` (args are shell words) and returns its exit status, stdout and stderr.
-Outcome hxemu(const std::string& args) {
+// Runs `[env] hxemu <args>` (args are shell words; env: VAR=value words for the environment) and
+// returns its exit status, stdout and stderr.
+Outcome hxemu_env(const std::string& env, const std::string& args) {
   const std::string err_path = temp_path("stderr.txt");
-  const std::string cmd = std::string(HXEMU_BIN) + " " + args + " 2>" + err_path;
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(HXEMU_BIN) + " " + args + " 2>" + err_path;
   Outcome r;
   std::FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -50,6 +51,8 @@ Outcome hxemu(const std::string& args) {
   std::remove(err_path.c_str());
   return r;
 }
+
+Outcome hxemu(const std::string& args) { return hxemu_env("", args); }
 
 std::string config(const std::string& name) { return std::string(HX_CONFIG_DIR) + "/" + name + ".json"; }
 
@@ -78,6 +81,21 @@ TEST(CliVersion, PrintsTheSourceRevisionAndToolVersions) {
   EXPECT_TRUE(contains(r.out, tb::tool_versions())) << r.out;
   EXPECT_TRUE(contains(r.out, "Verilator")) << r.out;
   EXPECT_FALSE(contains(r.out + r.err, "A subcommand is required"));
+}
+
+// hxemu puts its heap on transparent huge pages by executing itself once with glibc's tunable set
+// (app/cli/huge_pages.cpp), unless HXEMU_HUGE_PAGES=0 or the kernel has them off.
+TEST(CliVersion, HeapOnHugePagesUnlessTurnedOff) {
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  const bool offered = std::getline(thp, modes) && !contains(modes, "[never]");
+  const Outcome on = hxemu("--version");
+  EXPECT_EQ(on.status, 0) << on.err;
+  EXPECT_TRUE(contains(on.out, offered ? "heap: transparent huge pages (glibc.malloc.hugetlb=1)"
+                                       : "heap: 4 KiB pages")) << on.out;
+  const Outcome off = hxemu_env("HXEMU_HUGE_PAGES=0", "--version");
+  EXPECT_EQ(off.status, 0) << off.err;
+  EXPECT_TRUE(contains(off.out, "heap: 4 KiB pages")) << off.out;
 }
 
 TEST(CliUnknownCommand, ExitsTwoNamingItAndTheCommands) {
