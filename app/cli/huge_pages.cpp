@@ -30,30 +30,32 @@ bool kernel_offers_huge_pages() {
   return modes.find("[never]") == std::string::npos;
 }
 
+std::string tunables() {
+  const char* now = std::getenv("GLIBC_TUNABLES");
+  return now != nullptr ? now : "";
+}
+
 }  // namespace
 
 void use_huge_pages(char** argv) {
   if (const char* opt = std::getenv("HXEMU_HUGE_PAGES"); opt != nullptr && std::string(opt) == "0") return;
-  const char* now = std::getenv("GLIBC_TUNABLES");
-  std::string tunables = now != nullptr ? now : "";
+  std::string set = tunables();
   // Set already: by the user (whose value stands) or by this function before the exec.
-  if (tunables.find(kTunable) != std::string::npos) return;
+  if (set.find(kTunable) != std::string::npos) return;
   if (!kernel_offers_huge_pages()) return;
   // Under valgrind /proc/self/exe is valgrind's tool, not hxemu, and the run must stay under it.
   if (const char* pre = std::getenv("LD_PRELOAD"); pre != nullptr && std::strstr(pre, "vgpreload") != nullptr) {
     return;
   }
-  tunables += (tunables.empty() ? "" : ":") + std::string(kTunable) + "=1";
-  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  set += (set.empty() ? "" : ":") + std::string(kTunable) + "=1";
+  if (setenv("GLIBC_TUNABLES", set.c_str(), 1) != 0) return;
   execv("/proc/self/exe", argv);
   // The exec failed (no /proc): small pages, and the tunable is left set so that children do not
   // try again for nothing.
 }
 
 std::string heap_pages() {
-  const char* now = std::getenv("GLIBC_TUNABLES");
-  const std::string tunables = now != nullptr ? now : "";
-  if (tunables.find(std::string(kTunable) + "=1") != std::string::npos && kernel_offers_huge_pages()) {
+  if (tunables().find(std::string(kTunable) + "=1") != std::string::npos && kernel_offers_huge_pages()) {
     return "transparent huge pages (" + std::string(kTunable) + "=1)";
   }
   return "4 KiB pages";

@@ -123,13 +123,11 @@ void Network::step_block(int i, std::uint64_t now) {
     }
   }
   b.clear_inputs();
-  // down_from_ (failed links) is read only when faults are configured: one load per link and
-  // event less on the per-cycle path of every other run.
   for (int p : e.connected) {
     const PortLinks& pl = e.ports[p];
     Link& rx = *links_[pl.rx];
     if (const Flit* f = rx.arriving_flit(now)) {
-      if (faults_on_ && now >= down_from_[pl.rx]) {
+      if (link_down(pl.rx, now)) {
         log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, std::nullopt);
       } else {
         b.set_flit_in(p, *f);
@@ -139,7 +137,7 @@ void Network::step_block(int i, std::uint64_t now) {
     Link& tx = *links_[pl.tx];
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
-      if (faults_on_ && now >= down_from_[pl.tx]) continue;   // lost with its link (sent before it died)
+      if (link_down(pl.tx, now)) continue;   // lost with its link (sent before it died)
       ++vc_state_[vc_base_[pl.tx] + c.vc].credited;
       b.set_credit_in(p, c);
     }
@@ -164,7 +162,7 @@ void Network::step_block(int i, std::uint64_t now) {
         if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
         fault_ = LinkFault::kNone;
       }
-      const bool dead = faults_on_ && now >= down_from_[pl.tx];
+      const bool dead = link_down(pl.tx, now);
       if (!drop) {
         if (dead) {
           // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
@@ -181,7 +179,7 @@ void Network::step_block(int i, std::uint64_t now) {
         if (f.head) {
           // Records of packets that are through leave here, not on every credit.
           while (!st.heads.empty() && st.done(0)) st.heads.pop_front();
-          st.heads.push_back(head_record(f, st.sent));
+          st.heads.push_back({st.sent, packet_of_head(f)});
         }
         ++st.sent;
         st.tail_sent = f.tail;
@@ -193,19 +191,8 @@ void Network::step_block(int i, std::uint64_t now) {
       }
     }
     const Credit c = b.credit_out(p);
-    if (c.valid && !(faults_on_ && now >= down_from_[pl.rx])) links_[pl.rx]->send_credit(now, c);
+    if (c.valid && !link_down(pl.rx, now)) links_[pl.rx]->send_credit(now, c);
   }
-}
-
-Network::VcState::Head Network::head_record(const Flit& f, std::uint64_t start) {
-  const VcPacket pk = packet_of_head(f);
-  VcState::Head h;
-  h.start = start;
-  h.key = pk.key;
-  h.src = pk.src;
-  h.dst = pk.dst;
-  h.rail = pk.rail;
-  return h;
 }
 
 Network::VcPacket Network::packet_of_head(const Flit& f) {

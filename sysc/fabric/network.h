@@ -7,12 +7,12 @@
 // is not ticked at all: its state could not change (see LinkBlock::idle).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -112,9 +112,7 @@ class Network {
   struct VcState {
     struct Head {
       std::uint64_t start = 0;   // `sent` when the head was sent
-      std::uint64_t key = 0;
-      int src = -1, dst = -1;
-      int rail = 0;
+      VcPacket packet;           // the head's fields (packet() works out the counts)
     };
     std::uint64_t sent = 0;       // flits sent on this VC
     std::uint64_t credited = 0;   // credits returned for them
@@ -140,11 +138,7 @@ class Network {
       const Head& h = heads[i];
       const bool last = i + 1 == heads.size();
       const std::uint64_t end = last ? sent : heads[i + 1].start;
-      VcPacket p;
-      p.src = h.src;
-      p.dst = h.dst;
-      p.rail = h.rail;
-      p.key = h.key;
+      VcPacket p = h.packet;
       p.sent = static_cast<int>(end - h.start);
       const std::uint64_t done = credited <= h.start ? 0 : std::min(credited, end) - h.start;
       p.flits = static_cast<int>(end - h.start - done);
@@ -252,7 +246,6 @@ class Network {
   void apply_block_faults(BlockEntry& e, std::uint64_t now);
   // The packet a head flit starts, as vc_state tracks it.
   static VcPacket packet_of_head(const Flit& f);
-  static VcState::Head head_record(const Flit& f, std::uint64_t start);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
                  const Flit& f, const std::optional<VcPacket>& pk);
@@ -273,6 +266,9 @@ class Network {
   // receiver's side saw (each written only by the thread stepping that side).
   bool faults_on_ = false;
   std::vector<std::uint64_t> down_from_;
+  // Link `l` is dead in cycle `now` (down_from_ is read only when faults are configured: one load
+  // per link and event less on the per-cycle path of every other run).
+  bool link_down(int l, std::uint64_t now) const { return faults_on_ && now >= down_from_[l]; }
   double flip_rate_ = 0.0;
   unsigned flip_classes_ = 0;
   std::vector<std::uint64_t> flip_rng_, flip_gap_;

@@ -16,9 +16,9 @@ void send(VcState& st, bool head, bool tail, std::uint64_t key = 0) {
     while (!st.heads.empty() && st.done(0)) st.heads.pop_front();
     VcState::Head h;
     h.start = st.sent;
-    h.key = key;
-    h.src = static_cast<int>(key);
-    h.dst = static_cast<int>(key) + 100;
+    h.packet.key = key;
+    h.packet.src = static_cast<int>(key);
+    h.packet.dst = static_cast<int>(key) + 100;
     st.heads.push_back(h);
   }
   ++st.sent;
