@@ -33,6 +33,10 @@ class alignas(64) Link {
   Link& operator=(Link&&) = delete;
 
   int latency() const { return latency_; }
+  // The rings (fixed for the link's life) and their slot mask, for a harness's prefetch hints.
+  const Flit* flit_ring() const { return flits_; }
+  const Credit* credit_ring() const { return credits_; }
+  std::uint64_t ring_mask() const { return mask_; }
 
   // Sender side, after its tick in cycle `now`.
   void send_flit(std::uint64_t now, const Flit& f) {

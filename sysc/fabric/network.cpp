@@ -74,8 +74,23 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
   for (PortRef p : {a, b}) {
-    auto& c = blocks_[p.block].connected;
-    c.insert(std::upper_bound(c.begin(), c.end(), p.port), p.port);
+    PortRoute r;
+    r.port = p.port;
+    r.tx_id = blocks_[p.block].ports[p.port].tx;
+    r.rx_id = blocks_[p.block].ports[p.port].rx;
+    r.tx = links_[r.tx_id].get();
+    r.rx = links_[r.rx_id].get();
+    r.rx_flits = r.rx->flit_ring();
+    r.tx_credits = r.tx->credit_ring();
+    r.tx_flits = r.tx->flit_ring();
+    r.rx_credits = r.rx->credit_ring();
+    r.latency = latency;
+    r.rx_mask = static_cast<std::uint32_t>(r.rx->ring_mask());
+    r.tx_mask = static_cast<std::uint32_t>(r.tx->ring_mask());
+    auto& rs = blocks_[p.block].routes;
+    rs.insert(std::upper_bound(rs.begin(), rs.end(), p.port,
+                               [](int port, const PortRoute& x) { return port < x.port; }),
+              r);
   }
   return ab;
 }
@@ -108,11 +123,8 @@ void Network::step_block(int i, std::uint64_t now) {
   // (a cache miss per port on a large system) only when the link has something in flight.
   if (!changed && b.idle()) {
     bool arriving = false;
-    for (int p : e.connected) {
-      const PortLinks& pl = e.ports[p];
-      const Link& rx = *links_[pl.rx];
-      const Link& tx = *links_[pl.tx];
-      if (rx.arriving_flit(now) != nullptr || tx.credit_arriving(now)) {
+    for (const PortRoute& r : e.routes) {
+      if (r.rx->arriving_flit(now) != nullptr || r.tx->credit_arriving(now)) {
         arriving = true;
         break;
       }
@@ -123,23 +135,22 @@ void Network::step_block(int i, std::uint64_t now) {
     }
   }
   b.clear_inputs();
-  for (int p : e.connected) {
-    const PortLinks& pl = e.ports[p];
-    Link& rx = *links_[pl.rx];
+  for (const PortRoute& r : e.routes) {
+    Link& rx = *r.rx;
     if (const Flit* f = rx.arriving_flit(now)) {
-      if (link_down(pl.rx, now)) {
-        log_fault(recv_log_[pl.rx], FaultEvent::Kind::kLostInFlight, pl.rx, now, *f, std::nullopt);
+      if (link_down(r.rx_id, now)) {
+        log_fault(recv_log_[r.rx_id], FaultEvent::Kind::kLostInFlight, r.rx_id, now, *f, std::nullopt);
       } else {
-        b.set_flit_in(p, *f);
+        b.set_flit_in(r.port, *f);
       }
       rx.consume_flit(now);
     }
-    Link& tx = *links_[pl.tx];
+    Link& tx = *r.tx;
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
-      if (link_down(pl.tx, now)) continue;   // lost with its link (sent before it died)
-      ++vc_state_[vc_base_[pl.tx] + c.vc].credited;
-      b.set_credit_in(p, c);
+      if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
+      ++vc_state_[vc_base_[r.tx_id] + c.vc].credited;
+      b.set_credit_in(r.port, c);
     }
   }
   b.tick();
@@ -151,31 +162,31 @@ void Network::step_block(int i, std::uint64_t now) {
     for (int p = 0; bits; ++p, bits >>= 1) stalls_sa_[port_base_[i] + p] += bits & 1u;
   }
   Flit f;
-  for (int p : e.connected) {
-    const PortLinks& pl = e.ports[p];
+  for (const PortRoute& r : e.routes) {
+    const int p = r.port;
     if (b.flit_out_valid(p)) {
       b.flit_out(p, f);
       bool drop = false;
-      if (pl.tx == fault_link_ && fault_ != LinkFault::kNone &&
+      if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
           !(fault_ == LinkFault::kFlipBodyBit && f.head)) {
         drop = fault_ == LinkFault::kDrop;
         if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
         fault_ = LinkFault::kNone;
       }
-      const bool dead = link_down(pl.tx, now);
+      const bool dead = link_down(r.tx_id, now);
       if (!drop) {
         if (dead) {
           // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
           // a body flit still names its packet.
         } else if (faults_on_ && !f.head && flip_rate_ > 0.0 &&
-                   (flip_classes_ >> static_cast<int>(link_info_[pl.tx].cls) & 1u)) {
-          flip_bits(pl.tx, f, b.flit_bits(), now);
+                   (flip_classes_ >> static_cast<int>(link_info_[r.tx_id].cls) & 1u)) {
+          flip_bits(r.tx_id, f, b.flit_bits(), now);
         }
         if (!dead) {
-          links_[pl.tx]->send_flit(now, f);
-          ++link_flits_[pl.tx];
+          r.tx->send_flit(now, f);
+          ++link_flits_[r.tx_id];
         }
-        VcState& st = vc_state_[vc_base_[pl.tx] + f.vc];
+        VcState& st = vc_state_[vc_base_[r.tx_id] + f.vc];
         if (f.head) {
           // Records of packets that are through leave here, not on every credit.
           while (!st.heads.empty() && st.done(0)) st.heads.pop_front();
@@ -184,14 +195,14 @@ void Network::step_block(int i, std::uint64_t now) {
         ++st.sent;
         st.tail_sent = f.tail;
         if (dead) {
-          log_fault(send_log_[pl.tx], FaultEvent::Kind::kLostSent, pl.tx, now, f, st.back());
-        } else if (f.head && head_observer_ && link_info_[pl.tx].cls == LinkClass::kCable) {
-          head_observer_->head_on_cable(pl.tx, f, now);
+          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, st.back());
+        } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
+          head_observer_->head_on_cable(r.tx_id, f, now);
         }
       }
     }
     const Credit c = b.credit_out(p);
-    if (c.valid && !link_down(pl.rx, now)) links_[pl.rx]->send_credit(now, c);
+    if (c.valid && !link_down(r.rx_id, now)) r.rx->send_credit(now, c);
   }
 }
 
@@ -207,7 +218,10 @@ Network::VcPacket Network::packet_of_head(const Flit& f) {
 
 void Network::step() {
   const int n = blocks();
-  for (int i = 0; i < n; ++i) step_block(i, now_);
+  for (int i = 0; i < n; ++i) {
+    if (i + 1 < n) prefetch_block(i + 1, now_);
+    step_block(i, now_);
+  }
   set_now(now_ + 1);
 }
 

@@ -150,7 +150,7 @@ class ParallelHarness final : public Harness {
     Network& net = sys_.net();
     for (const auto& blocks : parts) {
       for (std::uint64_t now = t0; now < t1; ++now) {
-        for (int b : blocks) net.step_block(b, now);
+        net.step_blocks(blocks, now);
       }
     }
   }

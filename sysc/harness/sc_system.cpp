@@ -13,7 +13,7 @@ ScBlockGroup::ScBlockGroup(sc_core::sc_module_name name, System* const* sys,
 void ScBlockGroup::on_rising_edge() {
   Network& net = (*sys_)->net();
   const std::uint64_t now = net.now();
-  for (int b : blocks_) net.step_block(b, now);
+  net.step_blocks(blocks_, now);
 }
 
 ScSystem::ScSystem(sc_core::sc_module_name name, System* sys)
