@@ -72,6 +72,30 @@ foreach(nl 1 4)
   endforeach()
 endforeach()
 
+# DOR-only board routers (hx_board_router DOR_ONLY=1): deterministic HammingMesh / mesh routing with
+# no torus, adaptive or failed-link logic, about 10% fewer instructions per cycle. A system with that
+# routing and no --fail-link takes one (System::add_router, make_board_router) when its shape is
+# built: local ports and VCs per port as NL:V pairs, at every slot count of HX_ROUTER_SLOTS.
+set(HX_DOR_ROUTERS "1:2;1:6;4:6" CACHE STRING
+    "local ports:VCs of the DOR-only board-router variants (empty: none; systems then use the general ones)")
+set(HX_DOR_BOARD_ROUTER_ENTRIES "")
+foreach(shape ${HX_DOR_ROUTERS})
+  if(NOT shape MATCHES "^([1-4]):([0-9]+)$")
+    message(FATAL_ERROR "HX_DOR_ROUTERS: '${shape}' is not NL:V (local ports 1..4, VCs per port)")
+  endif()
+  set(nl ${CMAKE_MATCH_1})
+  set(v ${CMAKE_MATCH_2})
+  math(EXPR ports "4 + ${nl}")
+  foreach(d ${hx_router_slots})
+    set(prefix Vhx_board_router_dor_l${nl}_v${v}_d${d}_w${HX_FLIT_BITS})
+    hx_add_model(${prefix} TOP hx_board_router
+                 PARAMS NL=${nl} V=${v} D=${d} W=${HX_FLIT_BITS} DOR_ONLY=1)
+    hx_register_variant(HX_DOR_BOARD_ROUTER_ENTRIES board_router_dor ${ports} ${v} ${d} ${prefix}
+                        BoardRouterBlock BoardRouterModel
+                        "${nl}, ${v}, ${HX_FLIT_BITS}, ${d}, \"TOP\", true")
+  endforeach()
+endforeach()
+
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsSwitch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/HxVariantsNic.cmake)
 

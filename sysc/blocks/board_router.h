@@ -42,16 +42,21 @@ class BoardRouterBlock : public LinkBlock {
   virtual void reset(const RouterSetup& setup) = 0;
   // Buffer slots per VC the model was built with (the largest depth a neighbour may advertise).
   virtual int buffer_slots() const = 0;
+  // Built with DOR_ONLY=1 (hx_board_router.sv): deterministic HammingMesh / mesh routing only, no
+  // link-failure inputs. reset() refuses another setup, set_port_down() / set_edges_down() throw.
+  virtual bool dor_only() const { return false; }
 };
 
-// The board-router variants this build provides.
+// The board-router variants this build provides (dor_board_router_variants: the DOR-only ones).
 std::vector<ModelVariant> board_router_variants();
+std::vector<ModelVariant> dor_board_router_variants();
 
 // A board router with `local_ports` NIC ports (4 + local_ports ports in all), `vcs` VCs and
 // `flit_bits` payload bits, and at least `min_slots` buffer slots per VC: the built variant with the
 // fewest slots that holds them (0: the variant with the most slots). Throws std::invalid_argument
-// naming the variants that exist when there is none.
+// naming the variants that exist when there is none. `dor_only`: the DOR-only variant of that
+// shape when the build has one (cmake/HxVariants.cmake, HX_DOR_ROUTER_VCS), else the general one.
 std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1,
-                                                    int min_slots = 0);
+                                                    int min_slots = 0, bool dor_only = false);
 
 }  // namespace hxemu::sysc

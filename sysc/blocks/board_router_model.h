@@ -2,6 +2,8 @@
 // (Not final: sysc/trace/traced_block.h derives the traced copy from it.)
 #pragma once
 
+#include <stdexcept>
+
 #include "sysc/blocks/board_router.h"
 #include "sysc/blocks/verilated_block.h"
 #include "sysc/fabric/coord_word.h"
@@ -13,14 +15,20 @@ class BoardRouterModel : public VerilatedBlock<M, BoardRouterBlock> {
   using Base = VerilatedBlock<M, BoardRouterBlock>;
 
  public:
-  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots, const char* model_name = "TOP")
-      : Base(kMeshPorts + local_ports, vcs, flit_bits, model_name), slots_(slots) {
+  // dor_only: M was verilated with DOR_ONLY=1 (it ignores the mode, adaptive and link-failure inputs).
+  BoardRouterModel(int local_ports, int vcs, int flit_bits, int slots, const char* model_name = "TOP",
+                   bool dor_only = false)
+      : Base(kMeshPorts + local_ports, vcs, flit_bits, model_name), slots_(slots), dor_only_(dor_only) {
     this->m_->eval();
   }
 
   int buffer_slots() const override { return slots_; }
+  bool dor_only() const override { return dor_only_; }
 
   void reset(const RouterSetup& s) override {
+    if (dor_only_ && (s.mode != RouteMode::kHammingMesh || s.adaptive)) {
+      throw std::logic_error("a DOR-only board router (DOR_ONLY=1) set up for torus or adaptive routing");
+    }
     M& m = *this->m_;
     m.mode_i = static_cast<std::uint8_t>(s.mode);
     m.adaptive_i = s.adaptive ? 1 : 0;
@@ -37,9 +45,11 @@ class BoardRouterModel : public VerilatedBlock<M, BoardRouterBlock> {
   }
 
   void set_port_down(int port) override {
+    refuse_failures();
     if (port >= 0 && port < this->ports_) set_bits(this->m_->port_down_i, port, 1, 1);
   }
   void set_edges_down(std::uint32_t edges) override {
+    refuse_failures();
     this->m_->edges_down_i = static_cast<std::uint8_t>(this->m_->edges_down_i | (edges & 0xfu));
   }
 
@@ -48,7 +58,15 @@ class BoardRouterModel : public VerilatedBlock<M, BoardRouterBlock> {
   bool drained() const override { return this->m_->drained_o != 0; }
 
  private:
+  void refuse_failures() const {
+    if (dor_only_) {
+      throw std::logic_error("a link failure told to a DOR-only board router (DOR_ONLY=1), which has no "
+                             "link-failure inputs (SystemConfig::link_failures)");
+    }
+  }
+
   int slots_;
+  bool dor_only_;
 };
 
 }  // namespace hxemu::sysc

@@ -116,6 +116,10 @@ PortRef find_port(const System& sys, const std::string& name) {
 
 std::vector<AppliedFailure> apply_fault_plan(System& sys, const FaultPlan& plan) {
   Network& net = sys.net();
+  if (!plan.failures.empty() && sys.dor_only_routers()) {
+    throw std::logic_error("link failures on a system whose board routers have no link-failure inputs "
+                           "(build it with SystemConfig::link_failures set)");
+  }
   std::vector<AppliedFailure> out;
   for (const LinkFailureSpec& f : plan.failures) {
     const PortRef a = find_port(sys, f.port);

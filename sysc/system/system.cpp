@@ -231,7 +231,11 @@ int System::add_router(const NodeCoord& c, int node) {
   int slots = cfg_.board_depth;
   if (row_trees || col_trees || torus) slots = std::max(slots, cfg_.cable_depth);
   for (int p = 0; p < kMeshPorts + rails_; ++p) slots = std::max(slots, s.out_depth[p]);
-  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_, slots);
+  // Deterministic HammingMesh / mesh routing with every link up: the variant without the torus,
+  // adaptive and failed-link logic, when the build has one (the same routes, cycle for cycle).
+  const bool dor = s.mode == RouteMode::kHammingMesh && !s.adaptive && !cfg_.link_failures;
+  auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_, slots, dor);
+  dor_only_routers_ = dor_only_routers_ || r->dor_only();
   r->reset(s);
   const int b = net_.add_block(std::move(r), "router" + std::to_string(node));
   record_block(b, {BlockKind::kRouter, -1, -1, static_cast<int>(router_setup_.size())});

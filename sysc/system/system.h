@@ -91,6 +91,8 @@ class System {
   const SwitchSetup& switch_setup(int block) const { return switch_setup_.at(blocks_[block].index); }
 
   int routers() const { return static_cast<int>(router_setup_.size()); }
+  // Some board router is a DOR-only variant (SystemConfig::link_failures): links cannot fail.
+  bool dor_only_routers() const { return dor_only_routers_; }
   int switches() const { return static_cast<int>(switch_setup_.size()); }
   struct TreeInfo {
     std::string name;
@@ -174,6 +176,7 @@ class System {
   int rails_ = 1;
   std::vector<BlockRecord> blocks_;
   std::vector<RouterSetup> router_setup_;
+  bool dor_only_routers_ = false;
   std::vector<SwitchSetup> switch_setup_;
   std::vector<TreeInfo> trees_;
   std::vector<Partition> partitions_;

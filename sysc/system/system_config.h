@@ -88,6 +88,10 @@ struct SystemConfig {
   // Y-first port, north-last (docs/adaptive-routing.md); Dragonfly routers: UGAL-L at the source
   // router; torus routers: minimal adaptive with cumulative dateline classes, north-last.
   bool adaptive = false;
+  // The run may fail links (docs/faults.md: traffic's --fail-link sets it). Without it, the board
+  // routers of a deterministic HammingMesh or mesh are the DOR-only variant (hx_board_router
+  // DOR_ONLY=1, about 10% fewer instructions per cycle), which has no link-failure inputs.
+  bool link_failures = false;
   // Board and torus routers under adaptive routing take the Y-first port only when it has more
   // free credits than the X-first one by more than this many eighths of the X-first port's
   // buffering in the class (router.adaptive_margin x 8; docs/adaptive-routing.md).

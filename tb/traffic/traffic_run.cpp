@@ -63,7 +63,9 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
                              const std::function<void()>& ready) {
   TrafficRunResult res;
   res.cfg = cfg;
-  TrafficSystem ts(sys_cfg, harness);
+  sysc::SystemConfig built = sys_cfg;
+  built.link_failures = built.link_failures || !cfg.faults.failures.empty();
+  TrafficSystem ts(built, harness);
   sysc::System& sys = ts.sys();
   sysc::Network& net = sys.net();
   Scoreboard& sb = ts.scoreboard();
