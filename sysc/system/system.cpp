@@ -233,7 +233,8 @@ int System::add_router(const NodeCoord& c, int node) {
   for (int p = 0; p < kMeshPorts + rails_; ++p) slots = std::max(slots, s.out_depth[p]);
   // Deterministic HammingMesh / mesh routing with every link up: the variant without the torus,
   // adaptive and failed-link logic, when the build has one (the same routes, cycle for cycle).
-  const bool dor = s.mode == RouteMode::kHammingMesh && !s.adaptive && !cfg_.link_failures;
+  const bool dor = cfg_.specialised_models && s.mode == RouteMode::kHammingMesh && !s.adaptive &&
+                   !cfg_.link_failures;
   auto r = make_board_router(vc_.vcs, cfg_.flit_bits, rails_, slots, dor);
   dor_only_routers_ = dor_only_routers_ || r->dor_only();
   r->reset(s);

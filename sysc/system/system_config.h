@@ -92,6 +92,10 @@ struct SystemConfig {
   // routers of a deterministic HammingMesh or mesh are the DOR-only variant (hx_board_router
   // DOR_ONLY=1, about 10% fewer instructions per cycle), which has no link-failure inputs.
   bool link_failures = false;
+  // Board routers from the DOR-only variant when the configuration allows it and the build has its
+  // shape (README "Build variants"); false builds every router from the general variant (the same
+  // results, for comparing the two).
+  bool specialised_models = true;
   // Board and torus routers under adaptive routing take the Y-first port only when it has more
   // free credits than the X-first one by more than this many eighths of the X-first port's
   // buffering in the class (router.adaptive_margin x 8; docs/adaptive-routing.md).

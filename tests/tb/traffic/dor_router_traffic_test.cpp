@@ -1,7 +1,7 @@
 // The DOR-only board routers (rtl/router/hx_board_router.sv DOR_ONLY=1; cmake/HxVariants.cmake
 // HX_DOR_ROUTERS): a system with deterministic HammingMesh or mesh routing and no link failures is
-// built with them, and its packets arrive in exactly the cycles they do through the general
-// routers (SystemConfig::link_failures builds those). A run that fails a link gets the general ones;
+// built with them, and its packets arrive in exactly the cycles they do through the general routers
+// (SystemConfig::specialised_models = false). A run that fails a link gets the general routers;
 // adaptive routing and the torus never get DOR-only routers.
 #include <gtest/gtest.h>
 
@@ -26,6 +26,9 @@ TEST(DorRouterTraffic, DeterministicSystemsTakeTheDorOnlyRouters) {
   auto with_failures = shipped_with("hx2mesh-16", {});
   with_failures.link_failures = true;
   EXPECT_FALSE(built_dor_only(with_failures));
+  auto general = shipped_with("hx2mesh-16", {});
+  general.specialised_models = false;
+  EXPECT_FALSE(built_dor_only(general));
   EXPECT_FALSE(built_dor_only(shipped_with("hx2mesh-16", {"router.routing=adaptive"})));
   EXPECT_FALSE(built_dor_only(shipped_with("torus-64", {})));
 }
@@ -35,7 +38,7 @@ TEST(DorRouterTraffic, DeterministicSystemsTakeTheDorOnlyRouters) {
 void expect_same_run(const std::string& config, double load) {
   const auto dor = shipped_with(config, {});
   auto general = dor;
-  general.link_failures = true;
+  general.specialised_models = false;
   const auto point = traffic_point("uniform", load, 300, 1500, 7);
   const auto a = tb::run_traffic(dor, point);
   const auto b = tb::run_traffic(general, point);
