@@ -55,7 +55,7 @@ std::vector<ModelVariant> dor_board_router_variants();
 // `flit_bits` payload bits, and at least `min_slots` buffer slots per VC: the built variant with the
 // fewest slots that holds them (0: the variant with the most slots). Throws std::invalid_argument
 // naming the variants that exist when there is none. `dor_only`: the DOR-only variant of that
-// shape when the build has one (cmake/HxVariants.cmake, HX_DOR_ROUTER_VCS), else the general one.
+// shape when the build has one (cmake/HxVariants.cmake, HX_DOR_ROUTERS), else the general one.
 std::unique_ptr<BoardRouterBlock> make_board_router(int vcs, int flit_bits, int local_ports = 1,
                                                     int min_slots = 0, bool dor_only = false);
 

@@ -85,8 +85,7 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
     r.tx_flits = r.tx->flit_ring();
     r.rx_credits = r.rx->credit_ring();
     r.latency = latency;
-    r.rx_mask = static_cast<std::uint32_t>(r.rx->ring_mask());
-    r.tx_mask = static_cast<std::uint32_t>(r.tx->ring_mask());
+    r.mask = static_cast<std::uint32_t>(r.rx->ring_mask());
     auto& rs = blocks_[p.block].routes;
     rs.insert(std::upper_bound(rs.begin(), rs.end(), p.port,
                                [](int port, const PortRoute& x) { return port < x.port; }),
@@ -217,11 +216,7 @@ Network::VcPacket Network::packet_of_head(const Flit& f) {
 }
 
 void Network::step() {
-  const int n = blocks();
-  for (int i = 0; i < n; ++i) {
-    if (i + 1 < n) prefetch_block(i + 1, now_);
-    step_block(i, now_);
-  }
+  step_in_turn(static_cast<std::size_t>(blocks()), [](std::size_t k) { return static_cast<int>(k); }, now_);
   set_now(now_ + 1);
 }
 

@@ -76,28 +76,7 @@ class Network {
   // the next one reads first (its links' counters, the flit and credit slots arriving now) are
   // fetched: on a large system they are cache misses, each a stall of step_block's otherwise.
   void step_blocks(const std::vector<int>& blocks, std::uint64_t now) {
-    const std::size_t n = blocks.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      if (k + 1 < n) prefetch_block(blocks[k + 1], now);
-      step_block(blocks[k], now);
-    }
-  }
-  // A hint only: reads nothing the result depends on.
-  void prefetch_block(int i, std::uint64_t now) const {
-    for (const PortRoute& r : blocks_[i].routes) {
-      __builtin_prefetch(r.rx);
-      __builtin_prefetch(r.tx);
-      const char* slot = reinterpret_cast<const char*>(r.rx_flits + (now & r.rx_mask));
-      __builtin_prefetch(slot);
-      __builtin_prefetch(slot + sizeof(Flit) - 1);
-      __builtin_prefetch(r.tx_credits + (now & r.tx_mask));
-      // The slots its outputs are written to (a write miss stalls as a read one does).
-      const std::uint64_t out = now + 1 + static_cast<std::uint64_t>(r.latency);
-      const char* out_slot = reinterpret_cast<const char*>(r.tx_flits + (out & r.tx_mask));
-      __builtin_prefetch(out_slot, 1);
-      __builtin_prefetch(out_slot + sizeof(Flit) - 1, 1);
-      __builtin_prefetch(r.rx_credits + (out & r.rx_mask), 1);
-    }
+    step_in_turn(blocks.size(), [&](std::size_t k) { return blocks[k]; }, now);
   }
   // One cycle of every block (the plain C++ harness), advancing now().
   void step();
@@ -264,7 +243,7 @@ class Network {
     const Credit* tx_credits = nullptr;
     const Flit* tx_flits = nullptr;
     const Credit* rx_credits = nullptr;
-    std::uint32_t rx_mask = 0, tx_mask = 0;
+    std::uint32_t mask = 0;         // slot mask of all four rings (both directions: one latency)
     int latency = 0;                // of both directions
     int port = -1;
     int rx_id = -1, tx_id = -1;
@@ -285,6 +264,31 @@ class Network {
     std::uint64_t next_fault_at = ~0ull;
   };
   void apply_block_faults(BlockEntry& e, std::uint64_t now);
+  // step_block for blocks block_at(0 .. n-1), each while the next one's lines are fetched.
+  template <class BlockAt>
+  void step_in_turn(std::size_t n, BlockAt block_at, std::uint64_t now) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + 1 < n) prefetch_block(block_at(k + 1), now);
+      step_block(block_at(k), now);
+    }
+  }
+  // A hint only: reads nothing the result depends on.
+  void prefetch_block(int i, std::uint64_t now) const {
+    for (const PortRoute& r : blocks_[i].routes) {
+      __builtin_prefetch(r.rx);
+      __builtin_prefetch(r.tx);
+      const char* slot = reinterpret_cast<const char*>(r.rx_flits + (now & r.mask));
+      __builtin_prefetch(slot);
+      __builtin_prefetch(slot + sizeof(Flit) - 1);
+      __builtin_prefetch(r.tx_credits + (now & r.mask));
+      // The slots its outputs are written to (a write miss stalls as a read one does).
+      const std::uint64_t out = now + 1 + static_cast<std::uint64_t>(r.latency);
+      const char* out_slot = reinterpret_cast<const char*>(r.tx_flits + (out & r.mask));
+      __builtin_prefetch(out_slot, 1);
+      __builtin_prefetch(out_slot + sizeof(Flit) - 1, 1);
+      __builtin_prefetch(r.rx_credits + (out & r.mask), 1);
+    }
+  }
   // The packet a head flit starts, as vc_state tracks it.
   static VcPacket packet_of_head(const Flit& f);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);

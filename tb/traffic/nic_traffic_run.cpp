@@ -78,9 +78,7 @@ TrafficRunResult run_nic_traffic(const sysc::SystemConfig& sys_cfg, const Traffi
   }
 
   sysc::NicFactory nics(plan.rails, std::max<std::size_t>(plan.memory_bytes(), 4096));
-  sysc::SystemConfig built = sys_cfg;
-  built.link_failures = built.link_failures || !cfg.faults.failures.empty();
-  sysc::System sys(built, nics);
+  sysc::System sys(system_for_run(sys_cfg, cfg), nics);
   sysc::Network& net = sys.net();
   const int n = sys.nodes();
   plan.rails = sys.rails();

@@ -63,9 +63,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
                              const std::function<void()>& ready) {
   TrafficRunResult res;
   res.cfg = cfg;
-  sysc::SystemConfig built = sys_cfg;
-  built.link_failures = built.link_failures || !cfg.faults.failures.empty();
-  TrafficSystem ts(built, harness);
+  TrafficSystem ts(system_for_run(sys_cfg, cfg), harness);
   sysc::System& sys = ts.sys();
   sysc::Network& net = sys.net();
   Scoreboard& sb = ts.scoreboard();
@@ -326,6 +324,12 @@ sysc::FaultPlan run_fault_plan(const TrafficRunConfig& cfg) {
   sysc::FaultPlan plan = cfg.faults;
   plan.seed = cfg.seed;
   return plan;
+}
+
+sysc::SystemConfig system_for_run(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg) {
+  sysc::SystemConfig built = sys_cfg;
+  built.link_failures = built.link_failures || !cfg.faults.failures.empty();
+  return built;
 }
 
 std::vector<sysc::AppliedFailure> apply_run_faults(sysc::System& sys, const TrafficRunConfig& cfg) {

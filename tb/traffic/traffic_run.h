@@ -144,6 +144,9 @@ void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64
 
 class LinkWindows;   // tb/stats/link_windows.h
 
+// The system configuration a run builds: `sys_cfg`, with link failures enabled when `cfg` fails a
+// link (its board routers then have link-failure inputs: SystemConfig::link_failures).
+sysc::SystemConfig system_for_run(const sysc::SystemConfig& sys_cfg, const TrafficRunConfig& cfg);
 // The run's fault plan with the run's seed, and its application to a built system (nothing
 // without a plan; std::invalid_argument for a bad port or a multi-process run).
 sysc::FaultPlan run_fault_plan(const TrafficRunConfig& cfg);
