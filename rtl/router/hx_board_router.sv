@@ -127,7 +127,9 @@ module hx_board_router #(
   end
 
 
-  hx_router_core #(.P(P), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(3), .VW(VW), .CLW(2)) u_core (
+  // (A DOR_ONLY router's route computers never offer an alternative port: adaptive is 0.)
+  hx_router_core #(.P(P), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(3), .VW(VW), .CLW(2),
+                   .ALT((DOR_ONLY != 0) ? 0 : 1)) u_core (
     .clk_i              (clk_i),
     .rst_i              (rst_i),
     .in_valid_i         (in_valid_i),

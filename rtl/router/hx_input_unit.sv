@@ -9,12 +9,17 @@
 // follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
 // on the next cycle (credit_*_o are registered).
 module hx_input_unit #(
-  parameter int V  = 2,
-  parameter int D  = 8,
-  parameter int W  = 256,
-  parameter int PW = 3,
-  parameter int VW = (V > 1) ? $clog2(V) : 1,
-  parameter int CLW = 2
+  parameter int V   = 2,
+  parameter int D   = 8,
+  parameter int W   = 256,
+  parameter int PW  = 3,
+  parameter int VW  = (V > 1) ? $clog2(V) : 1,
+  parameter int CLW = 2,
+  // 1: the route computer may offer a second minimal port (adaptive routing), stored beside each
+  // head; 0: it never does (rt_alt_* ignored), so the side record has no alternative's fields
+  parameter int ALT = 1,
+  // side record width: HX_META_W of rtl/common/hx_vc_meta.svh (the router core passes it)
+  parameter int MW  = (ALT != 0) ? 3 + 2*PW + 2*CLW : 2 + PW + CLW
 ) (
   input  logic             clk_i,
   input  logic             rst_i,
@@ -30,17 +35,12 @@ module hx_input_unit #(
   input  logic             rt_alt_valid_i,  // a second minimal port (adaptive), kept beside the head
   input  logic [PW-1:0]    rt_alt_port_i,
   input  logic [CLW-1:0]   rt_alt_class_i,
-  // state of every input VC, toward the allocators
+  // state of every input VC, toward the allocators (all from registers)
   output logic [V-1:0]     vc_valid_o,    // a flit waits at the front
   output logic [V-1:0]     vc_active_o,   // the VC owns an output VC (body/tail flits follow)
-  output logic [V-1:0]     vc_tail_o,     // the front flit is a tail
-  output logic [V-1:0]     vc_head_o,     // the front flit is a head
-  output logic [V*PW-1:0]  vc_port_o,     // output port the front flit goes to
-  output logic [V*CLW-1:0] vc_class_o,    // output VC class a waiting head asks for
+  output logic [V*MW-1:0]  vc_meta_o,     // side record of the front flit (hx_vc_meta.svh; 0 if none)
+  output logic [V*PW-1:0]  vc_oport_o,    // output port owned by an active VC
   output logic [V*VW-1:0]  vc_outvc_o,    // output VC owned by an active VC
-  output logic [V-1:0]     vc_alt_valid_o,  // the front head has a second minimal port ...
-  output logic [V*PW-1:0]  vc_alt_port_o,   // ... this one
-  output logic [V*CLW-1:0] vc_alt_class_o,  // ... in this output VC class
   // the VC the switch allocator looks at, its payload, and whether it won
   input  logic [VW-1:0]    sel_vc_i,
   output logic [W-1:0]     sel_data_o,
@@ -53,24 +53,32 @@ module hx_input_unit #(
   output logic             overflow_o,
   output logic             empty_o
 );
-  // Side record stored with each flit: {alternative class, alternative port, alternative valid,
-  // class, port, tail, head}.
-  localparam int MW = CLW + PW + 2 + 1 + PW + CLW;
+  `include "hx_vc_meta.svh"
 
+  logic [MW-1:0]    wr_meta;
   logic [V*MW-1:0]  front_meta;
   logic [V-1:0]     front_valid;
   logic [V-1:0]     active_q;
-  logic [PW-1:0]    out_port_q [V];
-  logic [VW-1:0]    out_vc_q   [V];
+  logic [V*PW-1:0]  out_port_q;
+  logic [V*VW-1:0]  out_vc_q;
   logic             credit_valid_q;
   logic [VW-1:0]    credit_vc_q;
+
+  if (ALT != 0) begin : gen_alt
+    assign wr_meta = MW'({rt_alt_class_i, rt_alt_port_i, rt_alt_valid_i, rt_class_i, rt_port_i,
+                          in_tail_i, in_head_i});
+  end else begin : gen_no_alt
+    assign wr_meta = MW'({rt_class_i, rt_port_i, in_tail_i, in_head_i});
+    logic unused_alt;
+    assign unused_alt = ^{rt_alt_class_i, rt_alt_port_i, rt_alt_valid_i};
+  end
 
   hx_vc_buffer #(.V(V), .D(D), .W(W), .MW(MW), .VW(VW)) u_buf (
     .clk_i         (clk_i),
     .rst_i         (rst_i),
     .wr_valid_i    (in_valid_i),
     .wr_vc_i       (in_vc_i),
-    .wr_meta_i     ({rt_alt_class_i, rt_alt_port_i, rt_alt_valid_i, rt_class_i, rt_port_i, in_tail_i, in_head_i}),
+    .wr_meta_i     (wr_meta),
     .wr_data_i     (in_data_i),
     .front_valid_o (front_valid),
     .front_meta_o  (front_meta),
@@ -81,40 +89,20 @@ module hx_input_unit #(
     .overflow_o    (overflow_o)
   );
 
-  // The fields of a VC's front flit are decoded only when it has one (0 otherwise; the allocators
-  // look at a VC's fields only while vc_valid_o is high).
-  always_comb begin
-    vc_head_o      = '0;
-    vc_tail_o      = '0;
-    vc_port_o      = '0;
-    vc_class_o     = '0;
-    vc_alt_valid_o = '0;
-    vc_alt_port_o  = '0;
-    vc_alt_class_o = '0;
-    for (int v = 0; v < V; v++) begin
-      vc_valid_o[v]  = front_valid[v];
-      vc_active_o[v] = active_q[v];
-      vc_outvc_o[v*VW +: VW] = out_vc_q[v];
-      if (front_valid[v]) begin
-        vc_head_o[v]   = front_meta[v*MW];
-        vc_tail_o[v]   = front_meta[v*MW + 1];
-        vc_port_o[v*PW +: PW]    = active_q[v] ? out_port_q[v] : front_meta[v*MW + 2 +: PW];
-        vc_class_o[v*CLW +: CLW] = front_meta[v*MW + 2 + PW +: CLW];
-        vc_alt_valid_o[v]            = front_meta[v*MW + 2 + PW + CLW];
-        vc_alt_port_o[v*PW +: PW]    = front_meta[v*MW + 3 + PW + CLW +: PW];
-        vc_alt_class_o[v*CLW +: CLW] = front_meta[v*MW + 3 + 2*PW + CLW +: CLW];
-      end
-    end
-    empty_o = (front_valid == '0);
-  end
+  // Whole registers, not decoded per VC and field: the allocators read the fields they need where
+  // they need them, and a simulator does no per-VC work here.
+  assign vc_valid_o  = front_valid;
+  assign vc_active_o = active_q;
+  assign vc_meta_o   = front_meta;
+  assign vc_oport_o  = out_port_q;
+  assign vc_outvc_o  = out_vc_q;
+  assign empty_o     = (front_valid == '0);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int v = 0; v < V; v++) begin
-        active_q[v]   <= 1'b0;
-        out_port_q[v] <= '0;
-        out_vc_q[v]   <= '0;
-      end
+      active_q       <= '0;
+      out_port_q     <= '0;
+      out_vc_q       <= '0;
       credit_valid_q <= 1'b0;
       credit_vc_q    <= '0;
     end else begin
@@ -123,10 +111,10 @@ module hx_input_unit #(
       if (grant_i) begin
         // A head claims the output VC the allocator gave it; a tail gives it back.
         if (!active_q[sel_vc_i]) begin
-          out_port_q[sel_vc_i] <= grant_port_i;
-          out_vc_q[sel_vc_i]   <= grant_outvc_i;
+          out_port_q[32'(sel_vc_i)*PW +: PW] <= grant_port_i;
+          out_vc_q[32'(sel_vc_i)*VW +: VW]   <= grant_outvc_i;
         end
-        active_q[sel_vc_i] <= !front_meta[32'(sel_vc_i)*MW + 1];
+        active_q[sel_vc_i] <= !front_meta[32'(sel_vc_i)*MW + HX_META_TAIL];
       end
     end
   end
@@ -138,32 +126,22 @@ module hx_input_unit #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   // Packets arrive whole on each VC: a head opens VC v, its tail closes it; nothing else may start
-  // on v in between (the upstream output VC is owned by one packet at a time).
+  // on v in between (the upstream output VC is owned by one packet at a time). Tested only when a
+  // flit arrives, the assertions only when the test fails (hx_output_unit). (That a grant's flit
+  // kind matches its VC's state is checked by the router core, for all inputs at once.)
   logic [V-1:0] open_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       open_q <= '0;
-    end else begin
-      if (in_valid_i) open_q[in_vc_i] <= !in_tail_i;
-    end
-    // One test of the conditions below (a head on an open VC or a body on a closed one; a grant
-    // whose flit kind does not match the VC's state), the assertions only when it fails
-    // (hx_output_unit).
-    if (!rst_i && ((in_valid_i && in_head_i == open_q[in_vc_i])
-                   || (grant_i && front_meta[32'(sel_vc_i)*MW] == active_q[sel_vc_i]))) begin
-      assert (!(in_valid_i && in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
-        "%m: packets interleave on input VC %0d: a head arrived before the open packet's tail",
-        in_vc_i));
-      assert (!(in_valid_i && !in_head_i && !open_q[in_vc_i])) else hx_rtl_assert_failed(
-        $sformatf("%m: body or tail flit on input VC %0d with no packet open", in_vc_i));
-      // The allocators move a head only from an idle VC and a body or tail only from the VC that
-      // owns an output VC.
-      assert (!(grant_i && front_meta[32'(sel_vc_i)*MW] && active_q[sel_vc_i]))
-        else hx_rtl_assert_failed($sformatf(
-          "%m: VC %0d granted a head while its packet holds an output VC", sel_vc_i));
-      assert (!(grant_i && !front_meta[32'(sel_vc_i)*MW] && !active_q[sel_vc_i]))
-        else hx_rtl_assert_failed($sformatf(
-          "%m: VC %0d granted a body or tail flit while it holds no output VC", sel_vc_i));
+    end else if (in_valid_i) begin
+      open_q[in_vc_i] <= !in_tail_i;
+      if (in_head_i == open_q[in_vc_i]) begin
+        assert (!(in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
+          "%m: packets interleave on input VC %0d: a head arrived before the open packet's tail",
+          in_vc_i));
+        assert (!(!in_head_i && !open_q[in_vc_i])) else hx_rtl_assert_failed(
+          $sformatf("%m: body or tail flit on input VC %0d with no packet open", in_vc_i));
+      end
     end
   end
 `endif

@@ -72,11 +72,18 @@ module hx_output_unit #(
   assign flit_out  = send_i && !down_i && 32'(send_vc_i) < V
                      && !(credit_valid_i && send_vc_i == credit_vc_i);
 
+  // Beside the counts, per VC: whether it has a credit and whether all its credits are home, kept
+  // in registers that change with the counts (the allocators read them every cycle; a simulator
+  // then pays for them per event, not per VC and cycle).
+  logic [V-1:0]  credit_q;       // count_q[v] != 0
+  logic [V-1:0]  home_q;         // count_q[v] == init_q
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       for (int v = 0; v < V; v++) count_q[v] <= CW'(depth_i);
-      init_q <= CW'(depth_i);
-      err_q  <= 1'b0;
+      init_q   <= CW'(depth_i);
+      credit_q <= (CW'(depth_i) != '0) ? '1 : '0;
+      home_q   <= '1;
+      err_q    <= 1'b0;
     end else if (credit_in || flit_out) begin
       if (credit_in) begin
         if (count_q[credit_vc_i] == init_q) begin
@@ -87,7 +94,9 @@ module hx_output_unit #(
             credit_vc_i, init_q));
 `endif
         end else begin
-          count_q[credit_vc_i] <= count_q[credit_vc_i] + CW'(1);
+          count_q[credit_vc_i]  <= count_q[credit_vc_i] + CW'(1);
+          credit_q[credit_vc_i] <= 1'b1;
+          home_q[credit_vc_i]   <= (count_q[credit_vc_i] + CW'(1) == init_q);
         end
       end
       if (flit_out) begin
@@ -98,19 +107,20 @@ module hx_output_unit #(
             "%m: credits of VC %0d below zero: a flit sent with no credit", send_vc_i));
 `endif
         end else begin
-          count_q[send_vc_i] <= count_q[send_vc_i] - CW'(1);
+          count_q[send_vc_i]  <= count_q[send_vc_i] - CW'(1);
+          credit_q[send_vc_i] <= (count_q[send_vc_i] != CW'(1));
+          home_q[send_vc_i]   <= 1'b0;
         end
       end
     end
   end
 
   logic all_home;   // every VC's credits back
+  assign has_credit_o = credit_q | {V{down_i}};
+  assign all_home     = (home_q == '1);
   always_comb begin
-    all_home = 1'b1;
     for (int v = 0; v < V; v++) begin
-      has_credit_o[v]     = (count_q[v] != '0) || down_i;
       credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count_q[v]);
-      all_home = all_home && (count_q[v] == init_q);
     end
   end
 

@@ -26,7 +26,10 @@ module hx_router_core #(
   parameter int W     = 256,  // payload bits per flit
   parameter int PW    = (P > 1) ? $clog2(P) : 1,
   parameter int VW    = (V > 1) ? $clog2(V) : 1,
-  parameter int CLW   = 2
+  parameter int CLW   = 2,
+  // 0: the route computers never offer an alternative port (rt_alt_valid_i is 0: deterministic
+  // routing, tree switches), so the input units store none and the adaptive choice is not built
+  parameter int ALT   = 1
 ) (
   input  logic               clk_i,
   input  logic               rst_i,
@@ -101,17 +104,12 @@ module hx_router_core #(
   end
 
   // ---- input units -------------------------------------------------------------------------
+  `include "hx_vc_meta.svh"
+  localparam int MW = HX_META_W;
   logic [V-1:0]     vc_valid  [P];
   logic [V-1:0]     vc_active [P];
-  logic [V-1:0]     vc_head   [P];
-  logic [V-1:0]     vc_tail   [P];
-  logic [V*PW-1:0]  vc_port   [P];   // effective: primary or alternative
-  logic [V*CLW-1:0] vc_class  [P];
-  logic [V*PW-1:0]  vc_pport  [P];   // as stored: primary (or the owned port when active)
-  logic [V*CLW-1:0] vc_pclass [P];
-  logic [V-1:0]     vc_avalid [P];
-  logic [V*PW-1:0]  vc_aport  [P];
-  logic [V*CLW-1:0] vc_aclass [P];
+  logic [V*MW-1:0]  vc_meta   [P];   // side record of each VC's front flit (hx_vc_meta.svh)
+  logic [V*PW-1:0]  vc_oport  [P];   // output port owned by an active VC
   logic [PW-1:0]    grant_port [P];
   logic [V*VW-1:0]  vc_outvc  [P];
   logic [P*VW-1:0]  sel_vc;
@@ -122,7 +120,7 @@ module hx_router_core #(
   logic [P-1:0]     in_empty;
 
   for (genvar p = 0; p < P; p++) begin : gen_input
-    hx_input_unit #(.V(V), .D(D), .W(W), .PW(PW), .VW(VW), .CLW(CLW)) u_in (
+    hx_input_unit #(.V(V), .D(D), .W(W), .PW(PW), .VW(VW), .CLW(CLW), .ALT(ALT), .MW(MW)) u_in (
       .clk_i          (clk_i),
       .rst_i          (rst_i),
       .in_valid_i     (in_valid_i[p]),
@@ -137,13 +135,8 @@ module hx_router_core #(
       .rt_alt_class_i (rt_alt_class_i[p*CLW +: CLW]),
       .vc_valid_o     (vc_valid[p]),
       .vc_active_o    (vc_active[p]),
-      .vc_tail_o      (vc_tail[p]),
-      .vc_head_o      (vc_head[p]),
-      .vc_port_o      (vc_pport[p]),
-      .vc_class_o     (vc_pclass[p]),
-      .vc_alt_valid_o (vc_avalid[p]),
-      .vc_alt_port_o  (vc_aport[p]),
-      .vc_alt_class_o (vc_aclass[p]),
+      .vc_meta_o      (vc_meta[p]),
+      .vc_oport_o     (vc_oport[p]),
       .vc_outvc_o     (vc_outvc[p]),
       .sel_vc_i       (sel_vc[p*VW +: VW]),
       .sel_data_o     (sel_data[p*W +: W]),
@@ -169,16 +162,16 @@ module hx_router_core #(
   // with the allocators' current state, not the credits seen when the head arrived, and a head
   // diverts only when it would otherwise wait. Each port's free-VC test is made once.
   logic [P*V-1:0]    sa_req;
-  logic [P*V*PW-1:0] sa_port;
+  logic [P*V*PW-1:0] sa_port;      // the port each input VC asks for (primary or alternative)
+  logic [P*V-1:0]    sa_alt;       // ... it is the alternative (always 0 without ALT)
   localparam int PP = 1 << PW;
   logic [PP-1:0]     down_pad;     // port_down_i, indexable by any PW-bit port number
   assign down_pad = PP'(port_down_i);
   always_comb begin
     sa_req  = '0;
     sa_port = '0;
+    sa_alt  = '0;
     for (int p = 0; p < P; p++) begin
-      vc_port[p]  = '0;
-      vc_class[p] = '0;
       for (int v = 0; v < V; v++) begin
         logic [PW-1:0]  op, ap;
         logic [CLW-1:0] oc, ac;
@@ -190,17 +183,20 @@ module hx_router_core #(
         alt_up  = 1'b0;
         // (Only a VC with a flit at its front asks: a simulator skips the empty ones.)
         if (vc_valid[p][v]) begin
-          op = vc_pport[p][v*PW +: PW];
-          oc = vc_pclass[p][v*CLW +: CLW];
-          ov = vc_outvc[p][v*VW +: VW];
           if (vc_active[p][v]) begin
+            op = vc_oport[p][v*PW +: PW];
+            ov = vc_outvc[p][v*VW +: VW];
             sa_req[p*V + v] = out_credit[op][ov];
           end else begin
-            ap = vc_aport[p][v*PW +: PW];
-            ac = vc_aclass[p][v*CLW +: CLW];
+            op = vc_meta[p][v*MW + HX_META_PORT +: PW];
+            oc = vc_meta[p][v*MW + HX_META_CLASS +: CLW];
             // A head whose own port is down waits for its alternative when that one is up (and
             // drains into the dead link only when there is none).
-            alt_up = vc_avalid[p][v] && !down_pad[ap];
+            if (ALT != 0) begin
+              ap = vc_meta[p][v*MW + HX_META_ALT_PORT +: PW];
+              ac = vc_meta[p][v*MW + HX_META_ALT_CLASS +: CLW];
+              alt_up = vc_meta[p][v*MW + HX_META_ALT_VALID] && !down_pad[ap];
+            end
             pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
                       & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
             if (!pri_ok && alt_up) begin
@@ -209,9 +205,8 @@ module hx_router_core #(
             end
             sa_req[p*V + v] = pri_ok || use_alt;
           end
-          vc_port[p][v*PW +: PW]      = use_alt ? ap : op;
-          vc_class[p][v*CLW +: CLW]   = use_alt ? ac : oc;
           sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
+          sa_alt[p*V + v]             = use_alt;
         end
       end
     end
@@ -247,19 +242,24 @@ module hx_router_core #(
     send_tail = '0;
     va_alloc  = '0;
     for (int o = 0; o < P; o++) begin
-      logic [PW-1:0] wi;   // winning input
-      logic [VW-1:0] wv;   // its VC
+      logic [PW-1:0]  wi;   // winning input
+      logic [VW-1:0]  wv;   // its VC
+      logic [CLW-1:0] wc;   // the output VC class it asks for
       wi = '0;
       wv = '0;
+      wc = '0;
       va_cand[o] = '0;
       if (out_valid[o]) begin
         wi = out_in[o*PW +: PW];
         wv = sel_vc[32'(wi)*VW +: VW];
-        send_head[o] = vc_head[wi][wv];
-        send_tail[o] = vc_tail[wi][wv];
+        send_head[o] = vc_meta[wi][32'(wv)*MW + HX_META_HEAD];
+        send_tail[o] = vc_meta[wi][32'(wv)*MW + HX_META_TAIL];
         va_alloc[o]  = !vc_active[wi][wv];
-        va_cand[o]   = out_free[o] & out_credit[o]
-                     & class_vcs_q[32'(vc_class[wi][32'(wv)*CLW +: CLW])*V +: V]
+        // (The class of a head that takes its alternative port is the alternative's.)
+        wc = (ALT != 0 && sa_alt[32'(wi)*V + 32'(wv)])
+           ? vc_meta[wi][32'(wv)*MW + HX_META_ALT_CLASS +: CLW]
+           : vc_meta[wi][32'(wv)*MW + HX_META_CLASS +: CLW];
+        va_cand[o]   = out_free[o] & out_credit[o] & class_vcs_q[32'(wc)*V +: V]
                      & vc_allow_q[32'(wv)*V +: V];
       end
     end
@@ -300,7 +300,7 @@ module hx_router_core #(
       in_outvc[p]   = '0;
       grant_port[p] = '0;
       if (in_win[p]) begin
-        op = vc_port[p][32'(sel_vc[p*VW +: VW])*PW +: PW];
+        op = sa_port[(p*V + 32'(sel_vc[p*VW +: VW]))*PW +: PW];
         in_outvc[p] = send_vc[32'(op)*VW +: VW];
         grant_port[p] = op;
       end
@@ -413,6 +413,23 @@ module hx_router_core #(
                            && class_vcs_i[32'(rt_class_i[p*CLW +: CLW])*V +: V] == '0) << p);
     end
   endfunction
+  // The allocators move a head only from an idle input VC and a body or tail only from the VC that
+  // owns an output VC: the flit each output sends is a head exactly when it needs a VC allocation.
+  // (One vector test for all inputs, from signals the allocation computes anyway.)
+  logic [P-1:0] grant_head_busy;   // a head granted from a VC whose packet holds an output VC
+  logic [P-1:0] grant_body_idle;   // a body or tail granted from a VC that holds none
+  assign grant_head_busy = out_valid & send_head & ~va_alloc;
+  assign grant_body_idle = out_valid & ~send_head & va_alloc;
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && (grant_head_busy | grant_body_idle) != '0) begin
+      assert (grant_head_busy == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: outputs %b (bit o: output o) granted a head from an input VC %s", grant_head_busy,
+        "whose packet holds an output VC"));
+      assert (grant_body_idle == '0) else hx_rtl_assert_failed($sformatf(
+        "%m: outputs %b (bit o: output o) granted a body or tail flit from an input VC %s",
+        grant_body_idle, "that holds no output VC"));
+    end
+  end
   // Evaluated only in cycles in which a head arrives (hx_assert.svh).
   always_ff @(posedge clk_i) begin
     if (!rst_i && (in_valid_i & in_head_i) != '0) begin

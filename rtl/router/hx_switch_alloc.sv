@@ -53,12 +53,13 @@ module hx_switch_alloc #(
   logic [PW-1:0] in_port [P];   // the output each input's iteration-1 pick asks for
   logic [PW-1:0] port2 [P];     // ... and its iteration-2 pick
   logic [P-1:0]  lost1;
-  logic [P-1:0]  oreq;          // scratch: the inputs asking for one output
+  localparam int PP = 1 << PW;  // every PW-bit port number, so a request never indexes past oreq
+  logic [P-1:0]  oreq [PP];     // scratch: the inputs asking for each output
   logic [V-1:0]  req2;          // scratch: one input's iteration-2 requests
   always_comb begin
     in_vc_o  = '0;
     out_in_o = '0;
-    oreq     = '0;
+    for (int o = 0; o < PP; o++) oreq[o] = '0;
     req2     = '0;
     in_any   = '0;
     out_any  = '0;
@@ -86,15 +87,15 @@ module hx_switch_alloc #(
           in_port[p] = port_i[(p*V + 32'(in_idx[p]))*PW +: PW];
         end
       end
-      // Iteration 1, outputs: each picks one of the inputs whose pick asks for it.
+      // Iteration 1, outputs: each picks one of the inputs whose pick asks for it. (The requests
+      // are scattered to their outputs, one step per input, not gathered by P x P compares.)
+      for (int i = 0; i < P; i++) begin
+        if (in_any[i]) oreq[in_port[i]] = oreq[in_port[i]] | (P'(1) << i);
+      end
       for (int o = 0; o < P; o++) begin
-        oreq = '0;
-        for (int i = 0; i < P; i++) begin
-          oreq[i] = in_any[i] && (32'(in_port[i]) == o);
-        end
-        if (oreq != '0) begin
+        if (oreq[o] != '0) begin
           out_any[o] = 1'b1;
-          out_idx[o] = PW'(hx_rr_pick(64'(oreq), 6'(out_ptr_q[o])));
+          out_idx[o] = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o])));
           win1[out_idx[o]] = 1'b1;
         end
       end
@@ -116,14 +117,14 @@ module hx_switch_alloc #(
         end
         // Only outputs free after iteration 1 receive iteration-2 requests (req2 masks the others).
         if (any2 != '0) begin
+          for (int o = 0; o < P; o++) oreq[o] = '0;
+          for (int i = 0; i < P; i++) begin
+            if (any2[i]) oreq[port2[i]] = oreq[port2[i]] | (P'(1) << i);
+          end
           for (int o = 0; o < P; o++) begin
-            oreq = '0;
-            for (int i = 0; i < P; i++) begin
-              oreq[i] = any2[i] && (32'(port2[i]) == o);
-            end
-            if (oreq != '0) begin
+            if (oreq[o] != '0) begin
               out_any2[o] = 1'b1;
-              out_idx2[o] = PW'(hx_rr_pick(64'(oreq), 6'(out_ptr2_q[o])));
+              out_idx2[o] = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr2_q[o])));
               win2[out_idx2[o]] = 1'b1;
             end
           end
@@ -182,9 +183,13 @@ module hx_switch_alloc #(
     end
   endfunction
   always_ff @(posedge clk_i) begin
-    if (!rst_i && in_win_o != '0) begin
+    // (An input that won two outputs leaves fewer winning inputs than outputs with a winner: the
+    // per-output search runs only then.)
+    if (!rst_i && in_win_o != '0 && $countones(in_win_o) != $countones(out_valid_o)) begin
       assert (won_twice() == '0) else hx_rtl_assert_failed($sformatf(
         "%m: inputs %b (bit p: input p) won two outputs in one cycle", won_twice()));
+    end
+    if (!rst_i && in_win_o != '0) begin
       assert (won_unasked() == '0) else hx_rtl_assert_failed($sformatf(
         "%m: inputs %b (bit p: input p) won with a VC that did not ask", won_unasked()));
     end

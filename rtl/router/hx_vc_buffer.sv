@@ -50,17 +50,19 @@ module hx_vc_buffer #(
   assign inc   = wr_ok && 32'(wr_vc_i) < V;
   assign dec   = deq_i && 32'(deq_vc_i) < V && count_q[deq_vc_i] != '0;
 
+  // The front of every VC is kept in registers (front_valid_q, front_meta_q) that change only
+  // when a flit is written into an empty VC or a VC's front leaves: the allocators read them every
+  // cycle, and a simulator then pays per flit for them, not per VC and cycle.
+  logic [V-1:0]    front_valid_q;
+  logic [V*MW-1:0] front_meta_q;
+  assign front_valid_o = front_valid_q;
+  assign front_meta_o  = front_meta_q;
+
   always_comb begin
-    // (The side record too is read only from a VC that holds a flit: 0 otherwise.)
-    front_meta_o = '0;
-    for (int v = 0; v < V; v++) begin
-      front_valid_o[v] = (count_q[v] != '0);
-      if (count_q[v] != '0) front_meta_o[v*MW +: MW] = meta_mem[v*D + 32'(rd_ptr_q[v])];
-    end
     // The payload is read only from a VC that holds a flit (0 otherwise; no reader looks at it
     // then): a simulator touches no payload storage for an empty port.
     rd_data_o = '0;
-    if (count_q[rd_vc_i] != '0) rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
+    if (front_valid_q[rd_vc_i]) rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
   end
 
   // Storage has no reset: a slot is only read after it was written.
@@ -71,6 +73,10 @@ module hx_vc_buffer #(
     end
   end
 
+  // The slot after a VC's front (its next front when the front leaves).
+  logic [PW-1:0] deq_next;
+  assign deq_next = (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       for (int v = 0; v < V; v++) begin
@@ -78,15 +84,32 @@ module hx_vc_buffer #(
         wr_ptr_q[v] <= '0;
         count_q[v]  <= '0;
       end
+      front_valid_q <= '0;
+      front_meta_q  <= '0;
       overflow_q <= 1'b0;
     end else if (wr_valid_i || deq_i) begin
       // Only the VCs written and read this cycle move (a simulator pays per flit, not per VC);
       // a write and a read of one VC leave its count as it was.
       if (inc) begin
         wr_ptr_q[wr_vc_i] <= (32'(wr_ptr_q[wr_vc_i]) == D - 1) ? '0 : wr_ptr_q[wr_vc_i] + PW'(1);
+        // A flit written into an empty VC is its front from the next cycle.
+        if (count_q[wr_vc_i] == '0) begin
+          front_valid_q[wr_vc_i] <= 1'b1;
+          front_meta_q[32'(wr_vc_i)*MW +: MW] <= wr_meta_i;
+        end
       end
       if (dec) begin
-        rd_ptr_q[deq_vc_i] <= (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+        rd_ptr_q[deq_vc_i] <= deq_next;
+        // The front leaves: the next flit of the VC becomes the front, the one written now when
+        // that is the next (the VC held one flit), or nothing (the side record reads 0).
+        if (32'(count_q[deq_vc_i]) > 1) begin
+          front_meta_q[32'(deq_vc_i)*MW +: MW] <= meta_mem[32'(deq_vc_i)*D + 32'(deq_next)];
+        end else if (inc && wr_vc_i == deq_vc_i) begin
+          front_meta_q[32'(deq_vc_i)*MW +: MW] <= wr_meta_i;
+        end else begin
+          front_valid_q[deq_vc_i] <= 1'b0;
+          front_meta_q[32'(deq_vc_i)*MW +: MW] <= '0;
+        end
       end
       if (inc && !(dec && deq_vc_i == wr_vc_i)) count_q[wr_vc_i] <= count_q[wr_vc_i] + CW'(1);
       if (dec && !(inc && deq_vc_i == wr_vc_i)) count_q[deq_vc_i] <= count_q[deq_vc_i] - CW'(1);
@@ -100,8 +123,9 @@ module hx_vc_buffer #(
   `include "hx_assert.svh"
   always_ff @(posedge clk_i) begin
     // One test of the conditions below; the assertions only when it fails (hx_output_unit).
-    if (!rst_i && ((wr_valid_i && (32'(wr_vc_i) >= V || !wr_ok))
-                   || (deq_i && (32'(deq_vc_i) >= V || count_q[deq_vc_i] == '0)))) begin
+    // (A write that does not count is one to a VC that does not exist or is full; a dequeue that
+    // does not count, one from a VC that does not exist or is empty.)
+    if (!rst_i && ((wr_valid_i && !inc) || (deq_i && !dec))) begin
       assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
         "%m: flit written on VC %0d of %0d", wr_vc_i, V));
       assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(

@@ -208,7 +208,7 @@ module hx_switch #(
     assign rt_class[p*2 +: 2]  = dragonfly ? df_class : multidim ? md_class : tree_class;
   end
 
-  hx_router_core #(.P(K), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(PW), .VW(VW), .CLW(2)) u_core (
+  hx_router_core #(.P(K), .V(V), .D(D), .DDOWN(DDOWN), .W(W), .PW(PW), .VW(VW), .CLW(2), .ALT(0)) u_core (
     .clk_i              (clk_i),
     .rst_i              (rst_i),
     .in_valid_i         (in_valid_i),
