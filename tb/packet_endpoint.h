@@ -89,6 +89,8 @@ class PacketEndpoint final : public sysc::LinkBlock {
   }
   bool flit_out_valid(int) const override { return out_flit_.valid; }
   sysc::Credit credit_out(int) const override { return out_credit_; }
+  std::uint64_t flit_out_bits() const override { return out_flit_.valid ? 1u : 0u; }
+  std::uint64_t credit_out_bits() const override { return out_credit_.valid ? 1u : 0u; }
   // Nothing to send yet (empty queue, or its first packet created in the future) and nothing to
   // take in: ticking would change nothing.
   bool idle() const override {

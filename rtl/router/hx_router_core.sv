@@ -113,7 +113,7 @@ module hx_router_core #(
   logic [PW-1:0]    grant_port [P];
   logic [V*VW-1:0]  vc_outvc  [P];
   logic [P*VW-1:0]  sel_vc;
-  logic [P*W-1:0]   sel_data;
+  logic [W-1:0]     sel_data [P];   // payload at the front of the VC each input put forward
   logic [P-1:0]     in_win;
   logic [VW-1:0]    in_outvc  [P];   // output VC given to each input's winning flit
   logic [P-1:0]     in_overflow;
@@ -139,7 +139,7 @@ module hx_router_core #(
       .vc_oport_o     (vc_oport[p]),
       .vc_outvc_o     (vc_outvc[p]),
       .sel_vc_i       (sel_vc[p*VW +: VW]),
-      .sel_data_o     (sel_data[p*W +: W]),
+      .sel_data_o     (sel_data[p]),
       .grant_i        (in_win[p]),
       .grant_outvc_i  (in_outvc[p]),
       .grant_port_i   (grant_port[p]),
@@ -308,13 +308,12 @@ module hx_router_core #(
   end
 
   // ---- crossbar and output units -------------------------------------------------------------
-  logic [P*W-1:0] xbar_data;
-  hx_crossbar #(.P(P), .W(W), .PW(PW)) u_xbar (
-    .in_data_i  (sel_data),
-    .sel_i      (out_in),
-    .valid_i    (out_valid),
-    .out_data_o (xbar_data)
-  );
+  // The crossbar: each output unit registers the payload of the input that won it (read only
+  // when it sends).
+  logic [PW-1:0] xbar_sel [P];
+  always_comb begin
+    for (int o = 0; o < P; o++) xbar_sel[o] = out_in[o*PW +: PW];
+  end
 
   logic [P-1:0] out_err;
   logic [P-1:0] out_idle;
@@ -333,7 +332,7 @@ module hx_router_core #(
       .send_vc_i      (send_vc[o*VW +: VW]),
       .send_head_i    (send_head[o]),
       .send_tail_i    (send_tail[o]),
-      .send_data_i    (xbar_data[o*W +: W]),
+      .send_data_i    (sel_data[xbar_sel[o]]),
       .out_valid_o    (out_valid_o[o]),
       .out_vc_o       (out_vc_o[o*VW +: VW]),
       .out_head_o     (out_head_o[o]),

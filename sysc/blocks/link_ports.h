@@ -46,6 +46,9 @@ class LinkPorts {
     return true;
   }
 
+  std::uint64_t flit_out_bits() const { return get_bits(m_.out_valid_o, 0, ports_); }
+  std::uint64_t credit_out_bits() const { return get_bits(m_.in_credit_valid_o, 0, ports_); }
+
   Credit credit_out(int p) const {
     Credit c;
     c.valid = get_bits(m_.in_credit_valid_o, p, 1) != 0;

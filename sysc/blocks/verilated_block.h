@@ -56,6 +56,8 @@ class VerilatedBlock : public Interface {
   bool flit_out(int p, Flit& f) const override { return io_.flit_out(p, f); }
   bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
   Credit credit_out(int p) const override { return io_.credit_out(p); }
+  std::uint64_t flit_out_bits() const override { return io_.flit_out_bits(); }
+  std::uint64_t credit_out_bits() const override { return io_.credit_out_bits(); }
   bool idle() const override { return idle_; }
   bool error() const override { return m_->error_o != 0; }
 

@@ -24,6 +24,8 @@ class GhostBlock final : public LinkBlock {
   }
   bool flit_out_valid(int) const override { return false; }
   Credit credit_out(int) const override { return {}; }
+  std::uint64_t flit_out_bits() const override { return 0; }
+  std::uint64_t credit_out_bits() const override { return 0; }
   bool idle() const override { return true; }
   bool drained() const override { return true; }
   bool error() const override { return false; }

@@ -68,8 +68,9 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   for (PortRef from : {a, b}) {
     std::size_t n = 2;
     while (n < static_cast<std::size_t>(blocks_[from.block].block->vcs())) n <<= 1;
-    vc_base_.push_back(vc_state_.size());
-    vc_state_.resize(vc_state_.size() + n);
+    vc_base_.push_back(vc_count_.size());
+    vc_count_.resize(vc_count_.size() + n);
+    vc_heads_.resize(vc_heads_.size() + n);
   }
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
@@ -78,6 +79,7 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
     r.port = p.port;
     r.tx_id = blocks_[p.block].ports[p.port].tx;
     r.rx_id = blocks_[p.block].ports[p.port].rx;
+    r.tx_vc = vc_base_[r.tx_id];
     r.tx = links_[r.tx_id].get();
     r.rx = links_[r.rx_id].get();
     r.rx_flits = r.rx->flit_ring();
@@ -148,7 +150,7 @@ void Network::step_block(int i, std::uint64_t now) {
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
       if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
-      ++vc_state_[vc_base_[r.tx_id] + c.vc].credited;
+      ++vc_count_[r.tx_vc + c.vc].credited;
       b.set_credit_in(r.port, c);
     }
   }
@@ -160,10 +162,15 @@ void Network::step_block(int i, std::uint64_t now) {
   if (std::uint64_t bits = b.stall_sa_bits()) {
     for (int p = 0; bits; ++p, bits >>= 1) stalls_sa_[port_base_[i] + p] += bits & 1u;
   }
+  // Which ports have a flit or a credit out: two calls for all ports (most ports of a block send
+  // nothing in most cycles).
+  const std::uint64_t flits_out = b.flit_out_bits();
+  const std::uint64_t credits_out = b.credit_out_bits();
+  if ((flits_out | credits_out) == 0) return;
   Flit f;
   for (const PortRoute& r : e.routes) {
     const int p = r.port;
-    if (b.flit_out_valid(p)) {
+    if (flits_out >> p & 1u) {
       b.flit_out(p, f);
       bool drop = false;
       if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
@@ -185,23 +192,28 @@ void Network::step_block(int i, std::uint64_t now) {
           r.tx->send_flit(now, f);
           ++link_flits_[r.tx_id];
         }
-        VcState& st = vc_state_[vc_base_[r.tx_id] + f.vc];
+        const std::size_t k = r.tx_vc + f.vc;
+        VcCount& n = vc_count_[k];
         if (f.head) {
           // Records of packets that are through leave here, not on every credit.
-          while (!st.heads.empty() && st.done(0)) st.heads.pop_front();
-          st.heads.push_back({st.sent, packet_of_head(f)});
+          VcHeads& h = vc_heads_[k];
+          while (!h.heads.empty() && VcState(n, h).done(0)) h.heads.pop_front();
+          h.heads.push_back({n.sent, packet_of_head(f)});
         }
-        ++st.sent;
-        st.tail_sent = f.tail;
+        ++n.sent;
+        n.tail_sent = f.tail;
         if (dead) {
-          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, st.back());
+          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f,
+                    vc_state(r.tx_id, f.vc).back());
         } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
           head_observer_->head_on_cable(r.tx_id, f, now);
         }
       }
     }
-    const Credit c = b.credit_out(p);
-    if (c.valid && !link_down(r.rx_id, now)) r.rx->send_credit(now, c);
+    if (credits_out >> p & 1u) {
+      const Credit c = b.credit_out(p);
+      if (!link_down(r.rx_id, now)) r.rx->send_credit(now, c);
+    }
   }
 }
 

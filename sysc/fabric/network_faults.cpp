@@ -75,8 +75,7 @@ void Network::flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now) {
   const auto w = static_cast<std::uint64_t>(flit_bits);
   while (gap < w) {
     f.data[gap / 32] ^= 1u << (gap % 32);
-    const VcState& st = vc_state_[vc_base_[link] + f.vc];
-    const std::optional<VcPacket> pk = st.back();
+    const std::optional<VcPacket> pk = vc_state(link, f.vc).back();
     log_fault(send_log_[link], FaultEvent::Kind::kFlipped, link, now, f, pk);
     send_log_[link].back().bit = static_cast<int>(gap);
     send_log_[link].back().flit = pk ? pk->sent : -1;   // counted before this flit

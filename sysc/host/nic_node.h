@@ -76,6 +76,8 @@ class NicNode final : public LinkBlock {
   bool flit_out(int p, Flit& f) const override { return nic_->flit_out(p, f); }
   bool flit_out_valid(int p) const override { return nic_->flit_out_valid(p); }
   Credit credit_out(int p) const override { return nic_->credit_out(p); }
+  std::uint64_t flit_out_bits() const override { return nic_->flit_out_bits(); }
+  std::uint64_t credit_out_bits() const override { return nic_->credit_out_bits(); }
   bool idle() const override;
   bool drained() const override { return settled() && nic_->drained(); }
   bool error() const override { return nic_->error() || !rx_.error().empty(); }
