@@ -87,7 +87,6 @@ class PacketEndpoint final : public sysc::LinkBlock {
     f = out_flit_;
     return f.valid;
   }
-  bool flit_out_valid(int) const override { return out_flit_.valid; }
   sysc::Credit credit_out(int) const override { return out_credit_; }
   std::uint64_t flit_out_bits() const override { return out_flit_.valid ? 1u : 0u; }
   std::uint64_t credit_out_bits() const override { return out_credit_.valid ? 1u : 0u; }

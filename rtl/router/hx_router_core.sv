@@ -309,11 +309,7 @@ module hx_router_core #(
 
   // ---- crossbar and output units -------------------------------------------------------------
   // The crossbar: each output unit registers the payload of the input that won it (read only
-  // when it sends).
-  logic [PW-1:0] xbar_sel [P];
-  always_comb begin
-    for (int o = 0; o < P; o++) xbar_sel[o] = out_in[o*PW +: PW];
-  end
+  // when it sends), sel_data[out_in[o]].
 
   logic [P-1:0] out_err;
   logic [P-1:0] out_idle;
@@ -332,7 +328,7 @@ module hx_router_core #(
       .send_vc_i      (send_vc[o*VW +: VW]),
       .send_head_i    (send_head[o]),
       .send_tail_i    (send_tail[o]),
-      .send_data_i    (sel_data[xbar_sel[o]]),
+      .send_data_i    (sel_data[out_in[o*PW +: PW]]),
       .out_valid_o    (out_valid_o[o]),
       .out_vc_o       (out_vc_o[o*VW +: VW]),
       .out_head_o     (out_head_o[o]),

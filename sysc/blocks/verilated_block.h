@@ -54,7 +54,6 @@ class VerilatedBlock : public Interface {
     idle_ = m_->idle_o != 0;
   }
   bool flit_out(int p, Flit& f) const override { return io_.flit_out(p, f); }
-  bool flit_out_valid(int p) const override { return io_.flit_out_valid(p); }
   Credit credit_out(int p) const override { return io_.credit_out(p); }
   std::uint64_t flit_out_bits() const override { return io_.flit_out_bits(); }
   std::uint64_t credit_out_bits() const override { return io_.credit_out_bits(); }

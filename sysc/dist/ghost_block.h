@@ -22,7 +22,6 @@ class GhostBlock final : public LinkBlock {
     f.valid = false;
     return false;
   }
-  bool flit_out_valid(int) const override { return false; }
   Credit credit_out(int) const override { return {}; }
   std::uint64_t flit_out_bits() const override { return 0; }
   std::uint64_t credit_out_bits() const override { return 0; }

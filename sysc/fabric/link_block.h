@@ -28,21 +28,11 @@ class LinkBlock {
 
   // Registered outputs after the edge. flit_out fills `f` and returns its valid bit.
   virtual bool flit_out(int port, Flit& f) const = 0;
-  virtual bool flit_out_valid(int port) const = 0;
   virtual Credit credit_out(int port) const = 0;
-  // Bit p: port p has a flit / a credit out after the last edge: what a harness looks at for every
-  // port and cycle, one call for all ports (a verilated block reads its valid vector). By default
-  // from flit_out_valid / credit_out.
-  virtual std::uint64_t flit_out_bits() const {
-    std::uint64_t bits = 0;
-    for (int p = 0; p < ports(); ++p) bits |= static_cast<std::uint64_t>(flit_out_valid(p)) << p;
-    return bits;
-  }
-  virtual std::uint64_t credit_out_bits() const {
-    std::uint64_t bits = 0;
-    for (int p = 0; p < ports(); ++p) bits |= static_cast<std::uint64_t>(credit_out(p).valid) << p;
-    return bits;
-  }
+  // Bit p: port p has a flit / a credit out after the last edge. What a harness asks of every port
+  // every cycle, in one call for all ports (a verilated block reads its valid vector).
+  virtual std::uint64_t flit_out_bits() const = 0;
+  virtual std::uint64_t credit_out_bits() const = 0;
 
   // Quiescent: no flit buffered and none arrived last cycle; ticking with no valid input would not
   // change any state, so a harness may skip the tick.
@@ -75,7 +65,6 @@ class PortlessBlock : public LinkBlock {
   void set_flit_in(int, const Flit&) final {}
   void set_credit_in(int, Credit) final {}
   bool flit_out(int, Flit&) const final { return false; }
-  bool flit_out_valid(int) const final { return false; }
   Credit credit_out(int) const final { return {}; }
   std::uint64_t flit_out_bits() const final { return 0; }
   std::uint64_t credit_out_bits() const final { return 0; }

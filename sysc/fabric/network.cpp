@@ -204,7 +204,7 @@ void Network::step_block(int i, std::uint64_t now) {
         n.tail_sent = f.tail;
         if (dead) {
           log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f,
-                    vc_state(r.tx_id, f.vc).back());
+                    VcState(n, vc_heads_[k]).back());
         } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
           head_observer_->head_on_cable(r.tx_id, f, now);
         }

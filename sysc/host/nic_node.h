@@ -74,7 +74,6 @@ class NicNode final : public LinkBlock {
   void set_credit_in(int p, Credit c) override { nic_->set_credit_in(p, c); }
   void tick() override;
   bool flit_out(int p, Flit& f) const override { return nic_->flit_out(p, f); }
-  bool flit_out_valid(int p) const override { return nic_->flit_out_valid(p); }
   Credit credit_out(int p) const override { return nic_->credit_out(p); }
   std::uint64_t flit_out_bits() const override { return nic_->flit_out_bits(); }
   std::uint64_t credit_out_bits() const override { return nic_->credit_out_bits(); }
