@@ -7,6 +7,7 @@
 #
 #   scripts/router-instructions.sh [BENCH] [hxemu-router-bench options]
 #   scripts/router-instructions.sh build/hxemu-router-bench --local-ports 4 --vcs 6 --slots 32
+#   scripts/router-instructions.sh --dor-only --vcs 6 --slots 32   (hx4mesh-1024's board routers)
 #
 # BENCH defaults to build/hxemu-router-bench; --cycles defaults to 20000 here (valgrind runs the
 # router about 50x slower than native).

@@ -29,6 +29,9 @@ class Scoreboard : public EndpointObserver {
 
   // Packet ids must be 0, 1, 2, ... in creation order.
   void expect(const PacketSpec& p);
+  // Room for `packets` records up front: a run that knows about how many it creates grows the
+  // table once instead of by doubling (each doubling copies every record into fresh pages).
+  void reserve(std::size_t packets) { records_.reserve(packets); }
   // Check that packets of each (source, destination, arrival VC) stream arrive in creation order.
   // Under deterministic routing with the lane VC policy the arrival VC identifies the stream's
   // class and lane, and the network promises this order; with dynamic VC allocation it does not.

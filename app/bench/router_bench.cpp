@@ -40,6 +40,7 @@ struct Options {
   double load = 0.5;
   long cycles = 200000;
   std::uint64_t seed = 1;
+  bool dor_only = false;
 };
 
 // One port's neighbours: the source on its input (the packet in flight, the credits it holds per
@@ -57,7 +58,7 @@ constexpr int kBoard = 8;   // the board the router sits in: kBoard x kBoard, th
 constexpr int kRow = 3, kCol = 3;
 
 int run(const Options& o) {
-  auto router = make_board_router(o.vcs, 256, o.local_ports, o.slots);
+  auto router = make_board_router(o.vcs, 256, o.local_ports, o.slots, o.dor_only);
   const int ports = router->ports();
   const int slots = router->buffer_slots();
   RouterSetup s;
@@ -136,8 +137,13 @@ int run(const Options& o) {
     per_port += fmt::format("{}{}", per_port.empty() ? "" : " ", x.out_flits);
     total_out += x.out_flits;
   }
-  fmt::print("router      {} ports, {} VCs, {} slots per VC (load {}, {}-flit packets, seed {})\n", ports,
-             o.vcs, slots, o.load, o.packet_flits, o.seed);
+  // (--dor-only takes the DOR-only variant where this build has one of the shape, the general
+  // router otherwise, as a system does: the line says which one ran.)
+  const char* kind = router->dor_only() ? ", DOR-only"
+                     : o.dor_only       ? ", general (no DOR-only variant of this shape is built)"
+                                        : "";
+  fmt::print("router      {} ports, {} VCs, {} slots per VC{} (load {}, {}-flit packets, seed {})\n", ports,
+             o.vcs, slots, kind, o.load, o.packet_flits, o.seed);
   fmt::print("cycles      {}\n", o.cycles);
   fmt::print("flits       {} in, {} out ({:.3f} per cycle)\n", in_flits, total_out,
              static_cast<double>(total_out) / static_cast<double>(o.cycles));
@@ -170,6 +176,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--cycles", o.cycles, "cycles to run")->check(CLI::Range(1L, 1000000000L));
   app.add_option("--seed", o.seed, "random seed");
+  app.add_flag("--dor-only", o.dor_only,
+               "the DOR-only variant (DOR_ONLY=1, what deterministic mesh and HammingMesh runs get; built for "
+               "the HX_DOR_ROUTERS ports:VCs; the general router for other shapes)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -84,6 +84,9 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const auto applied = apply_run_faults(sys, cfg);
   if (ready) ready();
   ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
+  // The expected packet count plus 5% (Poisson arrivals of this many packets stay well inside it).
+  sb.reserve(static_cast<std::size_t>(1.05 * n * cfg.load / sizes.mean() *
+                                      static_cast<double>(cfg.warmup + cfg.measure)) + 1024);
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
   net.set_head_observer(&tap);

@@ -55,6 +55,24 @@ TEST(RouterBench, TheLargeHammingMeshRouterRuns) {
   EXPECT_LE(c.in - c.out, 8 * 6 * 32 + 8);
 }
 
+TEST(RouterBench, TheDorOnlyRouterBehavesLikeTheGeneralOne) {
+  // The bench routes deterministically (HammingMesh mode, one board): the DOR-only variant, which
+  // leaves out the adaptive, torus and failed-link logic, must send every flit the same way.
+  const auto general = run_hxemu({"--cycles", "3000", "--load", "0.5", "--seed", "3"});
+  const auto dor = run_hxemu({"--cycles", "3000", "--load", "0.5", "--seed", "3", "--dor-only"});
+  ASSERT_EQ(general.status, 0) << general.err;
+  ASSERT_EQ(dor.status, 0) << dor.err;
+  EXPECT_NE(dor.out.find("2 VCs, 8 slots per VC, DOR-only"), std::string::npos) << dor.out;
+  EXPECT_EQ(general.out.find("DOR-only"), std::string::npos) << general.out;
+  EXPECT_FALSE(fingerprint(dor.out).empty());
+  EXPECT_EQ(fingerprint(dor.out), fingerprint(general.out));
+  // A shape with no DOR-only variant in the default build runs the general router and says so.
+  const auto four = run_hxemu({"--cycles", "200", "--vcs", "4", "--dor-only"});
+  ASSERT_EQ(four.status, 0) << four.err;
+  EXPECT_NE(four.out.find("general (no DOR-only variant of this shape is built)"), std::string::npos)
+      << four.out;
+}
+
 TEST(RouterBench, BadInputNamesTheFieldAndExits2) {
   const auto load = run_hxemu({"--load", "1.5"});
   EXPECT_EQ(load.status, 2);
