@@ -59,7 +59,11 @@ class ParallelHarness final : public Harness {
  public:
   ParallelHarness(System& sys, int threads)
       : sys_(sys), window_(lookahead_window(sys)), exchange_(sys) {
-    // Balance this rank's partitions over the threads by a cost estimate: a block's ports.
+    // This rank's partitions, heaviest first by a cost estimate (a block's ports): each window the
+    // threads claim them in this order, one at a time, so a thread that is slower in this window
+    // (a busier core, a partition with more traffic) simply steps fewer of them, and the last ones
+    // claimed are the small ones (longest-processing-time-first). Which thread steps a partition
+    // does not change the result: partitions are independent within a window (see the header).
     std::vector<std::pair<int, const System::Partition*>> parts;
     for (std::size_t pi = 0; pi < sys.partitions().size(); ++pi) {
       if (!sys.owns_partition(static_cast<int>(pi))) continue;
@@ -71,18 +75,13 @@ class ParallelHarness final : public Harness {
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     threads = std::max(1, std::min<int>(threads, static_cast<int>(parts.size())));
+    threads_ = threads;
     if (exchange_.active() && window_ == 0) throw std::logic_error("parallel harness: ranks joined by a link of no partition");
-    groups_.resize(threads);
-    std::vector<int> load(threads, 0);
     for (const auto& [w, p] : parts) {
-      const int t = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
-      load[t] += w;
       std::vector<int> blocks = p->blocks;
       std::sort(blocks.begin(), blocks.end());
-      groups_[t].push_back(std::move(blocks));
+      parts_.push_back(std::move(blocks));
     }
-    // Partitions in order of their first block, so a thread walks memory in the order it was built.
-    for (auto& g : groups_) std::sort(g.begin(), g.end());
     name_ = "parallel C++, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
     if (sys.ranks() > 1) name_ += " x " + std::to_string(sys.ranks()) + " MPI ranks";
     if (threads > 1 || sys.ranks() > 1) name_ += ", window " + std::to_string(window_) + " cycles";
@@ -99,68 +98,73 @@ class ParallelHarness final : public Harness {
   void run(std::uint64_t cycles) override {
     if (cycles == 0) return;
     Network& net = sys_.net();
-    if (groups_.size() == 1 && !exchange_.active()) {
+    if (threads_ == 1 && !exchange_.active()) {
       const std::uint64_t end = net.now() + cycles;
       const std::uint64_t w = window_ > 0 ? window_ : cycles;
       for (std::uint64_t t0 = net.now(); t0 < end; t0 += w) {
         const std::uint64_t t1 = std::min(end, t0 + w);
-        step_window(groups_[0], t0, t1);
+        for (const auto& blocks : parts_) step_partition(blocks, t0, t1);
         net.set_now(t1);
       }
       return;
     }
-    if (pool_.empty() && groups_.size() > 1) start_pool();
+    if (pool_.empty() && threads_ > 1) start_pool();
     // Hand the job to the workers (they wait for the generation to change), take part as
     // worker 0, and return when all have passed the last window's barrier.
     job_start_ = net.now();
     job_cycles_ = cycles;
-    if (groups_.size() > 1) generation_.fetch_add(1, std::memory_order_acq_rel);
+    if (threads_ > 1) generation_.fetch_add(1, std::memory_order_acq_rel);
     work(0);
   }
 
   const char* name() const override { return name_.c_str(); }
 
  private:
-  // Worker `id`'s share of the current job: its blocks, cycle by cycle, one barrier per window.
+  // Worker `id`'s part of the current job: window by window, it claims partitions until none is
+  // left, steps each through the window, and meets the others at one barrier per window (whose
+  // last arrival advances the clock and puts the claim counter back to the first partition).
   void work(int id) {
     Network& net = sys_.net();
     const std::uint64_t end = job_start_ + job_cycles_;
     const std::uint64_t w = window_ > 0 ? window_ : job_cycles_;
     for (std::uint64_t t0 = job_start_; t0 < end; t0 += w) {
       const std::uint64_t t1 = std::min(end, t0 + w);
-      step_window(groups_[id], t0, t1);
+      for (std::size_t k = next_part_.fetch_add(1, std::memory_order_relaxed); k < parts_.size();
+           k = next_part_.fetch_add(1, std::memory_order_relaxed)) {
+        step_partition(parts_[k], t0, t1);
+      }
       if (exchange_.active()) {
         // Only the thread that started MPI talks to the other ranks (MPI_THREAD_FUNNELED).
         if (barrier_) barrier_->wait([] {});
         if (id == 0) exchange_.exchange(t0, t1);
       }
-      if (barrier_) {
-        barrier_->wait([&net, t1] { net.set_now(t1); });
-      } else {
+      auto next_window = [this, &net, t1] {
+        next_part_.store(0, std::memory_order_relaxed);
         net.set_now(t1);
+      };
+      if (barrier_) {
+        barrier_->wait(next_window);
+      } else {
+        next_window();
       }
     }
   }
 
-  // Cycles [t0, t1) of one window for a thread's partitions, one partition at a time: nothing a
-  // partition reads in the window was written in it by another partition (see the header), so any
-  // order of partitions gives the same result, and this one keeps a partition's blocks and links
-  // in the core's caches for the whole window instead of sweeping every partition every cycle.
-  void step_window(const std::vector<std::vector<int>>& parts, std::uint64_t t0, std::uint64_t t1) {
+  // Cycles [t0, t1) of one partition: nothing it reads in the window was written in it by another
+  // partition (see the header), so any order of partitions, on any thread, gives the same result;
+  // and the partition's blocks and links stay in the core's caches for the whole window instead of
+  // every partition being swept every cycle.
+  void step_partition(const std::vector<int>& blocks, std::uint64_t t0, std::uint64_t t1) {
     Network& net = sys_.net();
-    for (const auto& blocks : parts) {
-      for (std::uint64_t now = t0; now < t1; ++now) {
-        net.step_blocks(blocks, now);
-      }
-    }
+    for (std::uint64_t now = t0; now < t1; ++now) net.step_blocks(blocks, now);
   }
 
   void start_pool() {
-    barrier_ = std::make_unique<Barrier>(static_cast<int>(groups_.size()));
+    barrier_ = std::make_unique<Barrier>(threads_);
     // The generation before the first job, read here: a thread that starts late must still see
     // that job as new.
     const std::uint64_t first = generation_.load(std::memory_order_acquire);
-    for (std::size_t id = 1; id < groups_.size(); ++id) {
+    for (int id = 1; id < threads_; ++id) {
       pool_.emplace_back([this, id, first] {
         std::uint64_t seen = first;
         while (true) {
@@ -171,7 +175,7 @@ class ParallelHarness final : public Harness {
           }
           seen = generation_.load(std::memory_order_acquire);
           if (stop_.load(std::memory_order_acquire)) return;
-          work(static_cast<int>(id));
+          work(id);
         }
       });
     }
@@ -180,7 +184,9 @@ class ParallelHarness final : public Harness {
   System& sys_;
   const std::uint64_t window_;
   std::string name_;
-  std::vector<std::vector<std::vector<int>>> groups_;   // per thread: its partitions' blocks
+  int threads_ = 1;
+  std::vector<std::vector<int>> parts_;   // this rank's partitions' blocks, heaviest first
+  std::atomic<std::size_t> next_part_{0};   // the next partition to claim in this window
   std::vector<std::thread> pool_;
   LinkExchange exchange_;
   std::unique_ptr<Barrier> barrier_;

@@ -6,8 +6,11 @@
 // (sysc/fabric/link.h). Partitions are joined only by links of latency >= L_min, so within a window
 // of W = L_min + 1 cycles nothing one partition writes is read by another before the window ends,
 // and each link's ring (2 (L + 1) slots) keeps the slots being written apart from the ones being
-// read. So a thread steps each of its partitions through the whole window before the next one (the
-// partition's blocks stay in cache for W cycles), and threads meet once per window.
+// read. So a thread steps each partition it takes through the whole window before the next one (the
+// partition's blocks stay in cache for W cycles), and threads meet once per window. Within a
+// window the threads take partitions from one list, heaviest first, as each finishes the last: a
+// thread slowed by its core (a shared machine) or by busier partitions steps fewer, and which
+// thread steps a partition changes nothing.
 // The window is the same for any thread count (the minimum over every link joining two partitions),
 // so the cycles at which a run() may stop are the same too. Every piece of mutable state belongs to
 // one partition (C++ blocks read their partition's clock, Network::domain_clock); observers a
