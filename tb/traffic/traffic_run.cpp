@@ -84,9 +84,12 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const auto applied = apply_run_faults(sys, cfg);
   if (ready) ready();
   ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
-  // The expected packet count plus 5% (Poisson arrivals of this many packets stay well inside it).
-  sb.reserve(static_cast<std::size_t>(1.05 * n * cfg.load / sizes.mean() *
-                                      static_cast<double>(cfg.warmup + cfg.measure)) + 1024);
+  // Room for the expected packet count plus 5% (the count of this many Bernoulli arrivals stays
+  // well inside it), at most 4 Mi records (about 570 MB of address space, touched only as packets
+  // are created): a longer run grows the table from there.
+  const double expected_packets =
+      1.05 * n * cfg.load / sizes.mean() * static_cast<double>(cfg.warmup + cfg.measure) + 1024.0;
+  sb.reserve(static_cast<std::size_t>(std::min(expected_packets, 4194304.0)));
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
   net.set_head_observer(&tap);
