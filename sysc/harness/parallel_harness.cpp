@@ -77,8 +77,8 @@ class ParallelHarness final : public Harness {
     threads = std::max(1, std::min<int>(threads, static_cast<int>(parts.size())));
     threads_ = threads;
     if (exchange_.active() && window_ == 0) throw std::logic_error("parallel harness: ranks joined by a link of no partition");
-    for (const auto& [w, p] : parts) {
-      std::vector<int> blocks = p->blocks;
+    for (const auto& weighed : parts) {
+      std::vector<int> blocks = weighed.second->blocks;
       std::sort(blocks.begin(), blocks.end());
       parts_.push_back(std::move(blocks));
     }

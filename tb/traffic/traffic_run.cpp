@@ -83,12 +83,13 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   }
   const auto applied = apply_run_faults(sys, cfg);
   if (ready) ready();
-  ArrivalProcess arrivals(n, cfg.load / sizes.mean(), cfg.seed * 0x9E3779B97F4A7C15ull + 1);
+  const double packet_rate = cfg.load / sizes.mean();   // packets per node and cycle
+  ArrivalProcess arrivals(n, packet_rate, cfg.seed * 0x9E3779B97F4A7C15ull + 1);
   // Room for the expected packet count plus 5% (the count of this many Bernoulli arrivals stays
   // well inside it), at most 4 Mi records (about 570 MB of address space, touched only as packets
   // are created): a longer run grows the table from there.
   const double expected_packets =
-      1.05 * n * cfg.load / sizes.mean() * static_cast<double>(cfg.warmup + cfg.measure) + 1024.0;
+      1.05 * n * packet_rate * static_cast<double>(cfg.warmup + cfg.measure) + 1024.0;
   sb.reserve(static_cast<std::size_t>(std::min(expected_packets, 4194304.0)));
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
