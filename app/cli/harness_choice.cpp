@@ -39,7 +39,10 @@ std::string harness_label(const HarnessOpts& o) {
   if (o.harness == "plain") return "plain C++";
   if (o.harness == "systemc") return "SystemC";
   const int t = harness_threads(o);
-  return "parallel C++, " + std::to_string(t) + (t == 1 ? " thread" : " threads");
+  std::string s = "parallel C++, " + std::to_string(t) + (t == 1 ? " thread" : " threads");
+  // Under mpirun (the threads are per rank), as the parallel harness names itself.
+  if (sysc::Ranks::size() > 1) s += " x " + std::to_string(sysc::Ranks::size()) + " MPI ranks";
+  return s;
 }
 
 sysc::HarnessFactory harness_named(const HarnessOpts& o) {

@@ -2,16 +2,26 @@
 
 #include <random>
 
+#include "sysc/dist/ranks.h"
 #include "sysc/system/route_model.h"
 
 namespace hxemu::tb {
 
-PairRow measure_pair(TrafficSystem& ts, int src, int dst, int flits) {
-  auto& net = ts.sys().net();
-  std::uint64_t before = 0;
+namespace {
+// Flits sent on every link but the terminal ones, so far. Under mpirun each rank counts the links
+// whose senders it steps; the counts add up.
+std::uint64_t fabric_flits(const TrafficSystem& ts) {
+  const auto& net = ts.sys().net();
+  std::uint64_t n = 0;
   for (int l = 0; l < net.links(); ++l) {
-    if (net.link_info(l).cls != sysc::LinkClass::kTerminal) before += net.link_flits(l);
+    if (net.link_info(l).cls != sysc::LinkClass::kTerminal) n += net.link_flits(l);
   }
+  return ts.sys().ranks() > 1 ? sysc::Ranks::sum(n) : n;
+}
+}  // namespace
+
+PairRow measure_pair(TrafficSystem& ts, int src, int dst, int flits) {
+  const std::uint64_t before = fabric_flits(ts);
   PairRow row;
   row.src = src;
   row.dst = dst;
@@ -20,10 +30,7 @@ PairRow measure_pair(TrafficSystem& ts, int src, int dst, int flits) {
   row.model_head = path.ok ? path.latency : -1;
   const auto id = ts.send(src, dst, flits);
   row.delivered = ts.drain(100000);
-  std::uint64_t after = 0;
-  for (int l = 0; l < net.links(); ++l) {
-    if (net.link_info(l).cls != sysc::LinkClass::kTerminal) after += net.link_flits(l);
-  }
+  const std::uint64_t after = fabric_flits(ts);
   row.links = static_cast<int>((after - before) / static_cast<std::uint64_t>(flits));
   const auto& rec = ts.scoreboard().record(id);
   row.delivered = row.delivered && rec.deliveries == 1;

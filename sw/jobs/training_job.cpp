@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sw/collectives/reference.h"
+#include "sysc/dist/ranks.h"
 #include "sysc/util/input_file.h"
 
 namespace hxemu::sw {
@@ -90,11 +91,16 @@ void build_job(ScheduleBuilder& b, const Communicator& g, const JobSpec& j) {
 }
 
 // What every node of the job holds after its steps: per element, the row sums then the column
-// sums, step after step (int32 arithmetic wraps, as the hosts' does).
+// sums, step after step (int32 arithmetic wraps, as the hosts' does). Under mpirun each rank
+// checks the nodes it steps (the others' memories are another process's); the counts add up and
+// the first wrong element reported is the lowest rank's.
 void check_job(CollectiveSession& session, const Communicator& g, const JobSpec& j, const DataSpec& d,
                const BufferLayout& l, JobResult& res) {
+  const sysc::System& sys = session.system();
   const std::uint64_t count = std::max(j.tp_bytes, j.dp_bytes) / 4;
-  std::vector<std::uint32_t> v(g.nodes.size()), tmp(g.nodes.size());
+  std::vector<std::uint32_t> v(g.nodes.size());
+  std::uint64_t checked = 0, wrong = 0;
+  std::string first_wrong;
   for (std::uint64_t i = 0; i < count; ++i) {
     for (std::size_t k = 0; k < g.nodes.size(); ++k) v[k] = input_word(d, g.nodes[k], i);
     for (int s = 0; s < j.steps; ++s) {
@@ -114,18 +120,36 @@ void check_job(CollectiveSession& session, const Communicator& g, const JobSpec&
       }
     }
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      if (!sys.owns_node(g.nodes[k])) continue;
       std::uint32_t got;
       session.memory(g.nodes[k]).read(l.data + static_cast<std::uint32_t>(4 * i), &got, 4);
-      ++res.checked;
-      if (got != v[k] && res.wrong++ == 0) {
+      ++checked;
+      if (got != v[k] && wrong++ == 0) {
         std::ostringstream os;
         os << "job " << j.name << ": node " << g.nodes[k] << " element " << i << " is 0x" << std::hex
            << got << ", expected 0x" << v[k];
-        res.errors.push_back(os.str());
+        first_wrong = os.str();
       }
     }
   }
-  (void)tmp;
+  if (sys.ranks() > 1) {
+    std::vector<std::uint64_t> counts = {checked, wrong};
+    sysc::Ranks::sum(counts);
+    checked = counts[0];
+    wrong = counts[1];
+    const std::string mine = first_wrong;
+    first_wrong.clear();
+    for (const auto& w : sysc::Ranks::all_gather(mine)) {
+      if (!w.empty()) {
+        first_wrong = w;
+        break;
+      }
+    }
+  }
+  const bool none_before = res.wrong == 0;
+  res.checked += checked;
+  res.wrong += wrong;
+  if (none_before && !first_wrong.empty()) res.errors.push_back(first_wrong);
 }
 
 }  // namespace
@@ -296,6 +320,7 @@ std::vector<JobResult> run_jobs(CollectiveSession& session, const std::vector<Jo
   auto write_inputs_for = [&](std::size_t k) {
     const std::uint64_t count = std::max(jobs[k].tp_bytes, jobs[k].dp_bytes) / 4;
     for (int node : grids[k].nodes) {
+      if (!sys.owns_node(node)) continue;   // under mpirun: another rank's node
       for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint32_t w = input_word(d, node, i);
         session.memory(node).write(l.data + static_cast<std::uint32_t>(4 * i), &w, 4);

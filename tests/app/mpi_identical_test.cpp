@@ -1,9 +1,12 @@
 // mpirun -np 2 and -np 3 runs of traffic and of a collective on hx2mesh-64 (and of UGAL traffic on
 // dragonfly-64) give exactly what one process gives: the same arrival cycles of every packet (arrival_digest), latencies, cycle counts,
 // link counts and result buffers (result_digest). Only wall time and the harness label may differ.
+// So do the other commands that step a system: pairs, run, jobs, train and compare.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "run_hxemu.h"
+#include "tiny_workload.h"
 
 namespace hxemu::test {
 namespace {
@@ -19,6 +23,7 @@ namespace {
 void strip(nlohmann::json& j) {
   if (j.is_object()) {
     j.erase("wall_seconds");
+    j.erase("wall_s");
     j.erase("harness");
     j.erase("stamp");
     j.erase("process");   // cycles/s and memory per rank
@@ -36,7 +41,8 @@ nlohmann::json run_ranks(int ranks, std::vector<std::string> args, const TempDir
   }
   cmd += HXEMU_BIN;
   for (const auto& a : args) cmd += " " + a;
-  cmd += " --threads 1 -q --json " + json + " > " + dir.file("out") + " 2> " + dir.file("err");
+  // (pairs prints no progress, so it has no -q.)
+  cmd += std::string(" --threads 1") + (args.front() == "pairs" ? "" : " -q") + " --json " + json + " > " + dir.file("out") + " 2> " + dir.file("err");
   const int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd;
   std::ifstream in(json);
@@ -86,6 +92,78 @@ TEST(MpiRanks, CollectiveOnHx2Mesh64IsIdenticalForOneTwoAndThreeRanks) {
   }
   EXPECT_EQ(one, run_ranks(2, args, dir));
   EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+
+// Zero-load latency and links of 200 random pairs, one packet at a time: the link counts add up
+// over the ranks that step the senders.
+TEST(MpiRanks, PairsOnHx2Mesh64AreIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::vector<std::string> args = {"pairs", "--config", config("hx2mesh-64"), "--sample", "200", "--summary"};
+  const auto one = run_ranks(1, args, dir);
+  ASSERT_EQ(one.at("pairs").get<int>(), 200);
+  ASSERT_EQ(one.at("mismatches").get<int>(), 0);
+  EXPECT_GT(one.at("mean_links").get<double>(), 1.0);
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+// The main job (built-in hx2mesh-64), at small sizes.
+TEST(MpiRanks, RunIsIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::vector<std::string> args = {"run", "--sizes", "16K", "--alltoall-sizes", "16K"};
+  const auto one = run_ranks(1, args, dir);
+  ASSERT_TRUE(one.dump().find("\"wrong\":") != std::string::npos) << one.dump().substr(0, 400);
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+// Two jobs side by side: each rank checks the result buffers of the nodes it steps; the counts add
+// up to every node's.
+TEST(MpiRanks, JobsAreIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::string jobs = dir.write("jobs.json", R"({"jobs": [
+    {"name": "A", "boards": [0, 0, 2, 4], "steps": 1, "tp_bytes": 8192, "dp_bytes": 16384},
+    {"name": "B", "boards": [2, 0, 2, 4], "steps": 1, "tp_bytes": 8192, "dp_bytes": 16384}]})");
+  const std::vector<std::string> args = {"jobs", "--config", config("hx2mesh-64"), "--jobs", jobs};
+  const auto one = run_ranks(1, args, dir);
+  const auto& list = one.at("jobs");
+  ASSERT_EQ(list.size(), 2u);
+  for (const auto& j : list) {
+    EXPECT_TRUE(j.at("ok").get<bool>());
+    EXPECT_EQ(j.at("wrong").get<int>(), 0);
+    EXPECT_EQ(j.at("checked").get<int>(), 2 * 32 * 4096);   // alone and together, 32 nodes, 4096 words
+  }
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+TEST(MpiRanks, TrainIsIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::string w = dir.write("tiny.txt", kTinyWorkload);
+  const std::vector<std::string> args = {"train", "--config", config("hx2mesh-64"), "--workload", w};
+  const auto one = run_ranks(1, args, dir);
+  EXPECT_GT(one.dump().size(), 100u);
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+TEST(MpiRanks, CompareIsIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::vector<std::string> args = {"compare", "--configs", config("hx2mesh-16") + "," + config("hx2mesh-64"),
+                                         "--experiment", "allreduce:16K"};
+  const auto one = run_ranks(1, args, dir);
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+// What stays in one process is refused by name, with the commands that do run under mpirun.
+TEST(MpiRanks, ServeIsRefusedUnderMpirun) {
+  const std::string cmd = std::string(HX_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 2 " + HXEMU_BIN +
+                          " serve --config " + config("hx2mesh-16") + " > /dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_NE(WEXITSTATUS(rc), 0);
 }
 
 }  // namespace
