@@ -133,6 +133,8 @@ void OutputFiles::commit() {
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
+  // Under mpirun every rank has the same content; rank 0 writes it (as OutputFiles::commit).
+  if (sysc::Ranks::rank() != 0) return;
   const std::string tmp = temp_beside(path, 0);
   const std::string err = write_new(tmp, content);
   if (!err.empty()) {

@@ -103,14 +103,14 @@ int sc_main(int argc, char** argv) {
   }
   if (hxemu::sysc::Ranks::distributed()) {
     // The commands that step a system and give one process's results under mpirun (tested in
-    // tests/dist); the others run in one process: serve and client talk to one machine, area and
-    // signoff run Yosys, explore rewrites its result file as it goes, router-demo is one router.
+    // tests/app/mpi_identical_test.cpp); the others run in one process: serve and client talk to
+    // one machine, area and signoff run Yosys, router-demo is one router.
     static const std::set<std::string> kDistributed = {"traffic", "sweep", "pairs", "collective", "run",
-                                                       "jobs", "train", "compare", "describe"};
+                                                       "jobs", "train", "explore", "compare", "describe"};
     const std::string cmd = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
     if (kDistributed.count(cmd) == 0) {
       fmt::print(stderr, "hxemu: error: '{}' runs in one process; under mpirun (here {} ranks) the "
-                 "commands are traffic, sweep, pairs, collective, run, jobs, train, compare and describe\n",
+                 "commands are traffic, sweep, pairs, collective, run, jobs, train, explore, compare and describe\n",
                  cmd, hxemu::sysc::Ranks::size());
       return 2;
     }

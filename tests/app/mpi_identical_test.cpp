@@ -1,7 +1,7 @@
 // mpirun -np 2 and -np 3 runs of traffic and of a collective on hx2mesh-64 (and of UGAL traffic on
 // dragonfly-64) give exactly what one process gives: the same arrival cycles of every packet (arrival_digest), latencies, cycle counts,
 // link counts and result buffers (result_digest). Only wall time and the harness label may differ.
-// So do the other commands that step a system: pairs, run, jobs, train and compare.
+// So do the other commands that step a system: pairs, run, jobs, train, explore and compare.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -146,6 +146,20 @@ TEST(MpiRanks, TrainIsIdenticalForOneTwoAndThreeRanks) {
   EXPECT_GT(one.dump().size(), 100u);
   EXPECT_EQ(one, run_ranks(2, args, dir));
   EXPECT_EQ(one, run_ranks(3, args, dir));
+}
+
+// The design-space search emulates its splits across the ranks; only rank 0 writes the result file
+// it rewrites after every split (no other rank leaves a file behind).
+TEST(MpiRanks, ExploreIsIdenticalForOneTwoAndThreeRanks) {
+  TempDir dir;
+  const std::string w = dir.write("tiny.txt", kTinyWorkload);
+  const std::vector<std::string> args = {"explore", "--config", config("md-ring4-fc4-sw4"), "--workload", w,
+                                         "--lanes", "4", "--top", "1", "--others", "1"};
+  const auto one = run_ranks(1, args, dir);
+  ASSERT_EQ(one.at("explore").at("emulated_now").get<int>(), 2);
+  EXPECT_EQ(one, run_ranks(2, args, dir));
+  EXPECT_EQ(one, run_ranks(3, args, dir));
+  for (const auto& e : dir.entries()) EXPECT_EQ(e.find(".tmp."), std::string::npos) << e;
 }
 
 TEST(MpiRanks, CompareIsIdenticalForOneTwoAndThreeRanks) {
