@@ -2,6 +2,9 @@
 
 #include <cstring>
 #include <sstream>
+#include <vector>
+
+#include "sysc/dist/ranks.h"
 
 namespace hxemu::sw {
 
@@ -89,6 +92,22 @@ void write_inputs(sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& 
   if (d.op == CollectiveOp::kAlltoall) {
     const std::uint32_t span = alltoall_stride_bytes(d.count, n) * static_cast<std::uint32_t>(n);
     for (std::uint32_t off = 0; off < span; off += 4) put_word(mem, l.scratch + off, kPoison);
+  }
+}
+
+void merge_ranks(CheckResult& r) {
+  if (!sysc::Ranks::distributed()) return;
+  std::vector<std::uint64_t> counts = {r.checked, r.wrong};
+  sysc::Ranks::sum(counts);
+  r.checked = counts[0];
+  r.wrong = counts[1];
+  const std::string mine = r.first_wrong;
+  r.first_wrong.clear();
+  for (const auto& w : sysc::Ranks::all_gather(mine)) {
+    if (!w.empty()) {
+      r.first_wrong = w;
+      break;
+    }
   }
 }
 

@@ -40,6 +40,9 @@ struct CheckResult {
   std::uint64_t wrong = 0;
   std::string first_wrong;        // where the first wrong element is, with expected and actual
 };
+// Under mpirun each rank checks the nodes it steps: adds up every rank's counts, and takes the
+// lowest rank's first wrong element. Call from every rank (nothing to do in one process).
+void merge_ranks(CheckResult& r);
 // Adds the check of `rank`'s result to `r`.
 void check_result(const sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& d,
                   const Communicator& c, int rank, CheckResult& r);

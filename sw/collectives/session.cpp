@@ -221,20 +221,7 @@ CollectiveResult CollectiveSession::run_on(const std::vector<Communicator>& comm
       if (sys_->owns_node(c.nodes[r])) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
     }
   }
-  // Under mpirun each rank checked the nodes it steps; the counts add up, the first wrong element
-  // is the lowest rank's.
-  if (sys_->ranks() > 1) {
-    std::vector<std::uint64_t> counts = {check.checked, check.wrong};
-    sysc::Ranks::sum(counts);
-    check.checked = counts[0];
-    check.wrong = counts[1];
-    for (const auto& w : sysc::Ranks::all_gather(check.first_wrong)) {
-      if (!w.empty()) {
-        check.first_wrong = w;
-        break;
-      }
-    }
-  }
+  merge_ranks(check);   // under mpirun each rank checked the nodes it steps
   res.result_digest = result_digest(layout, bytes);
   res.checked = check.checked;
   res.wrong = check.wrong;

@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "sw/collectives/reference.h"
-#include "sysc/dist/ranks.h"
 #include "sysc/util/input_file.h"
 
 namespace hxemu::sw {
@@ -99,8 +98,7 @@ void check_job(CollectiveSession& session, const Communicator& g, const JobSpec&
   const sysc::System& sys = session.system();
   const std::uint64_t count = std::max(j.tp_bytes, j.dp_bytes) / 4;
   std::vector<std::uint32_t> v(g.nodes.size());
-  std::uint64_t checked = 0, wrong = 0;
-  std::string first_wrong;
+  CheckResult check;
   for (std::uint64_t i = 0; i < count; ++i) {
     for (std::size_t k = 0; k < g.nodes.size(); ++k) v[k] = input_word(d, g.nodes[k], i);
     for (int s = 0; s < j.steps; ++s) {
@@ -123,33 +121,20 @@ void check_job(CollectiveSession& session, const Communicator& g, const JobSpec&
       if (!sys.owns_node(g.nodes[k])) continue;
       std::uint32_t got;
       session.memory(g.nodes[k]).read(l.data + static_cast<std::uint32_t>(4 * i), &got, 4);
-      ++checked;
-      if (got != v[k] && wrong++ == 0) {
+      ++check.checked;
+      if (got != v[k] && check.wrong++ == 0) {
         std::ostringstream os;
         os << "job " << j.name << ": node " << g.nodes[k] << " element " << i << " is 0x" << std::hex
            << got << ", expected 0x" << v[k];
-        first_wrong = os.str();
+        check.first_wrong = os.str();
       }
     }
   }
-  if (sys.ranks() > 1) {
-    std::vector<std::uint64_t> counts = {checked, wrong};
-    sysc::Ranks::sum(counts);
-    checked = counts[0];
-    wrong = counts[1];
-    const std::string mine = first_wrong;
-    first_wrong.clear();
-    for (const auto& w : sysc::Ranks::all_gather(mine)) {
-      if (!w.empty()) {
-        first_wrong = w;
-        break;
-      }
-    }
-  }
+  merge_ranks(check);
   const bool none_before = res.wrong == 0;
-  res.checked += checked;
-  res.wrong += wrong;
-  if (none_before && !first_wrong.empty()) res.errors.push_back(first_wrong);
+  res.checked += check.checked;
+  res.wrong += check.wrong;
+  if (none_before && !check.first_wrong.empty()) res.errors.push_back(check.first_wrong);
 }
 
 }  // namespace
