@@ -5,12 +5,14 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "sysc/system/system_config.h"
 #include "tb/build_info.h"
@@ -105,13 +107,12 @@ int sc_main(int argc, char** argv) {
     // The commands that step a system and give one process's results under mpirun (tested in
     // tests/app/mpi_identical_test.cpp); the others run in one process: serve and client talk to
     // one machine, area and signoff run Yosys, router-demo is one router.
-    static const std::set<std::string> kDistributed = {"traffic", "sweep", "pairs", "collective", "run",
-                                                       "jobs", "train", "explore", "compare", "describe"};
+    static const std::vector<std::string> kDistributed = {"traffic", "sweep", "pairs", "collective", "run",
+                                                          "jobs", "train", "explore", "compare", "describe"};
     const std::string cmd = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
-    if (kDistributed.count(cmd) == 0) {
+    if (std::find(kDistributed.begin(), kDistributed.end(), cmd) == kDistributed.end()) {
       fmt::print(stderr, "hxemu: error: '{}' runs in one process; under mpirun (here {} ranks) the "
-                 "commands are traffic, sweep, pairs, collective, run, jobs, train, explore, compare and describe\n",
-                 cmd, hxemu::sysc::Ranks::size());
+                 "commands are {}\n", cmd, hxemu::sysc::Ranks::size(), fmt::join(kDistributed, ", "));
       return 2;
     }
   }
