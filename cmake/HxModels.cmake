@@ -93,7 +93,13 @@ function(hx_compile_slow_model_code target)
   if(NOT slow)
     return()
   endif()
-  add_library(${target}_slow OBJECT ${slow})
+  # A static library of its own that the target's users link after it (INTERFACE), not objects
+  # of the target: a target that takes another's objects depends on it, and with Ninja that
+  # dependency orders every build statement of the target after the other's compiles -- the
+  # verilate() commands too, which build.ninja depends on. An RTL edit then compiled the files of
+  # the previous verilation before the reconfigure could list the new ones (duplicate definitions
+  # when Verilator splits a model into fewer files).
+  add_library(${target}_slow STATIC ${slow})
   get_target_property(pic ${target} POSITION_INDEPENDENT_CODE)
   set_target_properties(${target}_slow PROPERTIES UNITY_BUILD ON POSITION_INDEPENDENT_CODE "${pic}")
   target_include_directories(${target}_slow PRIVATE
@@ -103,8 +109,8 @@ function(hx_compile_slow_model_code target)
   # After the build type's -O3 on the command line, so it wins (a Debug build keeps its -O0).
   target_compile_options(${target}_slow PRIVATE ${HX_OFF_PATH_OPT})
   set_property(TARGET ${target} PROPERTY SOURCES ${fast})
-  target_sources(${target} PRIVATE $<TARGET_OBJECTS:${target}_slow>)
-  # The verilate() commands write both halves; with Makefiles, the object library's rules run them
-  # and the library's own rules then find the files up to date (no two targets run them at once).
-  add_dependencies(${target} ${target}_slow)
+  # Each half calls the other (constructors the per-cycle code, evaluation the constructors'
+  # code): both link interfaces name the other, so a link line repeats them as needed.
+  target_link_libraries(${target} INTERFACE ${target}_slow)
+  target_link_libraries(${target}_slow INTERFACE ${target})
 endfunction()
