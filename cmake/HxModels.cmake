@@ -113,4 +113,9 @@ function(hx_compile_slow_model_code target)
   # code): both link interfaces name the other, so a link line repeats them as needed.
   target_link_libraries(${target} INTERFACE ${target}_slow)
   target_link_libraries(${target}_slow INTERFACE ${target})
+  # Other generators than Ninja give each target that uses a command's outputs a rule of its own:
+  # the slow half waits for the target, whose rules run the verilate() commands first.
+  if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+    add_dependencies(${target}_slow ${target})
+  endif()
 endfunction()
