@@ -68,9 +68,8 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
   for (PortRef from : {a, b}) {
     std::size_t n = 2;
     while (n < static_cast<std::size_t>(blocks_[from.block].block->vcs())) n <<= 1;
-    vc_base_.push_back(vc_count_.size());
-    vc_count_.resize(vc_count_.size() + n);
-    vc_heads_.resize(vc_heads_.size() + n);
+    vc_base_.push_back(vc_track_.size());
+    vc_track_.resize(vc_track_.size() + n);
   }
   blocks_[a.block].ports[a.port] = {ab, ab + 1};
   blocks_[b.block].ports[b.port] = {ab + 1, ab};
@@ -80,6 +79,8 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
     r.tx_id = blocks_[p.block].ports[p.port].tx;
     r.rx_id = blocks_[p.block].ports[p.port].rx;
     r.tx_vc = vc_base_[r.tx_id];
+    r.tx_lines = static_cast<int>((static_cast<std::size_t>(blocks_[p.block].block->vcs()) *
+                                   sizeof(VcTrack) + 63) / 64);
     r.tx = links_[r.tx_id].get();
     r.rx = links_[r.rx_id].get();
     r.rx_flits = r.rx->flit_ring();
@@ -150,7 +151,7 @@ void Network::step_block(int i, std::uint64_t now) {
     if (tx.credit_arriving(now)) {
       const Credit c = tx.take_credit(now);
       if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
-      ++vc_count_[r.tx_vc + c.vc].credited;
+      vc_track_[r.tx_vc + c.vc].credit();
       b.set_credit_in(r.port, c);
     }
   }
@@ -192,19 +193,14 @@ void Network::step_block(int i, std::uint64_t now) {
           r.tx->send_flit(now, f);
           ++link_flits_[r.tx_id];
         }
-        const std::size_t k = r.tx_vc + f.vc;
-        VcCount& n = vc_count_[k];
+        VcTrack& t = vc_track_[r.tx_vc + f.vc];
         if (f.head) {
-          // Records of packets that are through leave here, not on every credit.
-          VcHeads& h = vc_heads_[k];
-          while (!h.heads.empty() && VcState(n, h).done(0)) h.heads.pop_front();
-          h.heads.push_back({n.sent, packet_of_head(f)});
+          t.send_head(head_of(f), f.tail);
+        } else {
+          t.send(f.tail);
         }
-        ++n.sent;
-        n.tail_sent = f.tail;
         if (dead) {
-          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f,
-                    VcState(n, vc_heads_[k]).back());
+          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, t.back());
         } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
           head_observer_->head_on_cable(r.tx_id, f, now);
         }
@@ -217,13 +213,23 @@ void Network::step_block(int i, std::uint64_t now) {
   }
 }
 
-Network::VcPacket Network::packet_of_head(const Flit& f) {
+VcTrack::Head Network::head_of(const Flit& f) {
   // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+  VcTrack::Head h;
+  h.src = static_cast<std::int32_t>(f.data[0] >> 16);
+  h.dst = static_cast<std::int32_t>(f.data[0] & 0xffffu);
+  h.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+  h.rail = static_cast<std::int32_t>((f.data[5] >> 16) & 3u);
+  return h;
+}
+
+Network::VcPacket Network::packet_of_head(const Flit& f) {
+  const VcTrack::Head h = head_of(f);
   VcPacket pk;
-  pk.src = static_cast<int>(f.data[0] >> 16);
-  pk.dst = static_cast<int>(f.data[0] & 0xffffu);
-  pk.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
-  pk.rail = static_cast<int>((f.data[5] >> 16) & 3u);
+  pk.src = h.src;
+  pk.dst = h.dst;
+  pk.key = h.key;
+  pk.rail = h.rail;
   return pk;
 }
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "sysc/fabric/grow_ring.h"
 #include "sysc/fabric/link.h"
 #include "sysc/fabric/link_block.h"
+#include "sysc/fabric/vc_track.h"
 
 namespace hxemu::sysc {
 
@@ -98,91 +98,13 @@ class Network {
   // step_block(block, now) sets *clock = now before stepping the block.
   void bind_clock(int block, std::uint64_t* clock) { block_clock_.at(block) = clock; }
 
-  // Each VC of each directed link as the sender sees it: flits sent minus credits returned (flits
-  // on the link or in the receiver's buffer), and the packets those flits belong to, oldest first
-  // (credits come back in the order flits left a VC buffer, so the oldest is the one at the front
-  // of the receiver's buffer). For a watchdog's wait-for report and the fault logs.
-  struct VcPacket {
-    int src = -1, dst = -1;
-    int rail = 0;               // the head's rail field
-    std::uint64_t key = 0;      // header bits [64..127] of the head (the testbench's packet id)
-    int flits = 0;              // of its flits not yet credited back
-    int sent = 0;               // of its flits sent on the link so far
-    bool tail_sent = false;
-  };
-  // Kept as two running counts and one record per packet head: a body flit or a credit only counts,
-  // and a packet's own counts are worked out from the counts at its head and at the next head.
-  // Packets whose flits are all credited leave the record queue when the next head is sent, and
-  // are skipped by the readers until then.
-  //
-  // The counts of a VC, touched by every flit and credit: 16 bytes, kept apart from the head
-  // records, so the counts of a link's VCs share one or two cache lines (which the harness fetches
-  // ahead, prefetch_block). Mixed with the records they were a third of step_block's time on
-  // hx4mesh-1024, cache misses.
-  struct VcCount {
-    VcCount() : sent(0), tail_sent(1), credited(0) {}
-    std::uint64_t sent : 63;       // flits sent on this VC
-    std::uint64_t tail_sent : 1;   // the last flit sent was a tail (no packet owns the VC)
-    std::uint64_t credited;        // credits returned for them
-  };
-  // One record per packet head sent on the VC, oldest first: touched per head flit.
-  struct VcHeads {
-    struct Head {
-      std::uint64_t start = 0;   // `sent` when the head was sent
-      VcPacket packet;           // the head's fields (VcState::packet() works out the counts)
-    };
-    GrowRing<Head> heads{2};
-  };
-  // What a reader sees of one VC: its counts and head records together.
-  class VcState {
-   public:
-    VcState(const VcCount& n, const VcHeads& h) : n_(n), h_(h) {}
-    int occupancy() const { return static_cast<int>(n_.sent - n_.credited); }
-    // The VC is owned by a packet whose tail has not been sent.
-    bool open() const { return !n_.tail_sent && !h_.heads.empty(); }
-    // Packets with a flit not yet credited back or a tail not yet sent, oldest first.
-    std::size_t packets() const { return h_.heads.size() - first_live(); }
-    std::optional<VcPacket> front() const {
-      const std::size_t i = first_live();
-      if (i == h_.heads.size()) return std::nullopt;
-      return packet(i);
-    }
-    std::optional<VcPacket> back() const {
-      if (packets() == 0) return std::nullopt;
-      return packet(h_.heads.size() - 1);
-    }
-    // The i-th record (0: the oldest kept) as a packet.
-    VcPacket packet(std::size_t i) const {
-      const VcHeads::Head& h = h_.heads[i];
-      const bool last = i + 1 == h_.heads.size();
-      const std::uint64_t sent = n_.sent;
-      const std::uint64_t end = last ? sent : h_.heads[i + 1].start;
-      VcPacket p = h.packet;
-      p.sent = static_cast<int>(end - h.start);
-      const std::uint64_t done = n_.credited <= h.start ? 0 : std::min(n_.credited, end) - h.start;
-      p.flits = static_cast<int>(end - h.start - done);
-      p.tail_sent = !last || n_.tail_sent;
-      return p;
-    }
-    // Records of packets that are through (all flits credited, tail sent) at the front.
-    std::size_t first_live() const {
-      std::size_t i = 0;
-      while (i < h_.heads.size() && done(i)) ++i;
-      return i;
-    }
-    bool done(std::size_t i) const {
-      const bool last = i + 1 == h_.heads.size();
-      return last ? n_.tail_sent && n_.credited >= n_.sent : n_.credited >= h_.heads[i + 1].start;
-    }
-
-   private:
-    const VcCount& n_;
-    const VcHeads& h_;
-  };
-  // vc < the sending block's vcs().
-  VcState vc_state(int link, int vc) const {
-    const std::size_t k = vc_base_[link] + static_cast<std::size_t>(vc);
-    return VcState(vc_count_[k], vc_heads_[k]);
+  // Each VC of each directed link as the sender sees it (sysc/fabric/vc_track.h): its flits on
+  // the link or in the receiver's buffer, and the packets they belong to. For a watchdog's
+  // wait-for report and the fault logs. vc < the sending block's vcs().
+  using VcPacket = sysc::VcPacket;
+  using VcState = VcTrack;
+  const VcState& vc_state(int link, int vc) const {
+    return vc_track_[vc_base_[link] + static_cast<std::size_t>(vc)];
   }
 
   // Ticks skipped because a block was idle with nothing arriving (harness statistics).
@@ -267,7 +189,8 @@ class Network {
     int latency = 0;                // of both directions
     int port = -1;
     int rx_id = -1, tx_id = -1;
-    std::size_t tx_vc = 0;          // vc_base_[tx_id]: the tx link's VC 0 in vc_count_, vc_heads_
+    std::size_t tx_vc = 0;          // vc_base_[tx_id]: the tx link's VC 0 in vc_track_
+    int tx_lines = 0;               // cache lines its sender's (this block's) VC records span
   };
   struct BlockEntry {
     std::unique_ptr<LinkBlock> block;
@@ -302,11 +225,13 @@ class Network {
       __builtin_prefetch(slot);
       __builtin_prefetch(slot + sizeof(Flit) - 1);
       __builtin_prefetch(r.tx_credits + (now & r.mask));
-      // The counts of the VCs its flits and credits are counted on (the first two lines: up to
-      // eight VCs).
-      const char* counts = reinterpret_cast<const char*>(vc_count_.data() + r.tx_vc);
-      __builtin_prefetch(counts, 1);
-      __builtin_prefetch(counts + 64, 1);
+      // The records of the VCs its flits and credits are counted on: a line per two VCs, up to
+      // eight VCs (tx_lines, worked out once).
+      const char* vcs = reinterpret_cast<const char*>(vc_track_.data() + r.tx_vc);
+      __builtin_prefetch(vcs, 1);
+      if (r.tx_lines > 1) __builtin_prefetch(vcs + 64, 1);
+      if (r.tx_lines > 2) __builtin_prefetch(vcs + 128, 1);
+      if (r.tx_lines > 3) __builtin_prefetch(vcs + 192, 1);
       // The slots its outputs are written to (a write miss stalls as a read one does).
       const std::uint64_t out = now + 1 + static_cast<std::uint64_t>(r.latency);
       const char* out_slot = reinterpret_cast<const char*>(r.tx_flits + (out & r.mask));
@@ -315,7 +240,8 @@ class Network {
       __builtin_prefetch(r.rx_credits + (out & r.mask), 1);
     }
   }
-  // The packet a head flit starts, as vc_state tracks it.
+  // The fields of the packet a head flit starts, as vc_state tracks it.
+  static VcTrack::Head head_of(const Flit& f);
   static VcPacket packet_of_head(const Flit& f);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
@@ -325,9 +251,8 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<LinkInfo> link_info_;
   std::vector<std::uint64_t> link_flits_;
-  std::vector<VcCount> vc_count_;
-  std::vector<VcHeads> vc_heads_;
-  std::vector<std::size_t> vc_base_;   // per directed link: its sender's VC 0 in vc_count_, vc_heads_
+  std::vector<VcTrack> vc_track_;
+  std::vector<std::size_t> vc_base_;   // per directed link: its sender's VC 0 in vc_track_
   std::vector<int> port_base_;
   std::vector<std::uint64_t> stalls_credit_, stalls_sa_;
   HeadObserver* head_observer_ = nullptr;

@@ -1,40 +1,36 @@
-// sysc/fabric/network.h, Network::VcState (over VcCount and VcHeads): what the watchdog's wait-for report and the fault logs
+// sysc/fabric/vc_track.h, VcTrack (Network::vc_state): what the watchdog's wait-for report and the fault logs
 // read of a link's VC (occupancy, the packets its flits belong to, whether a packet owns it) from
 // two running counts and one record per head, against counts worked out by hand.
 #include <gtest/gtest.h>
 
-#include "sysc/fabric/network.h"
+#include "sysc/fabric/vc_track.h"
 
 namespace hxemu::sysc {
 namespace {
 
-// One VC as Network keeps it (its counts and its head records), read through a VcState view.
+// One VC as Network keeps it, driven as Network::step_block drives it.
 struct Vc {
-  Network::VcCount n;
-  Network::VcHeads h;
-  Network::VcState view() const { return Network::VcState(n, h); }
-  int occupancy() const { return view().occupancy(); }
-  bool open() const { return view().open(); }
-  std::size_t packets() const { return view().packets(); }
-  std::optional<Network::VcPacket> front() const { return view().front(); }
-  std::optional<Network::VcPacket> back() const { return view().back(); }
+  VcTrack t;
+  int occupancy() const { return t.occupancy(); }
+  bool open() const { return t.open(); }
+  std::size_t packets() const { return t.packets(); }
+  std::optional<VcPacket> front() const { return t.front(); }
+  std::optional<VcPacket> back() const { return t.back(); }
 };
 
-// What Network::step_block does when the sender puts a flit on the VC / a credit comes back.
+// The sender puts a flit on the VC (a head: of packet `key`, from key to key + 100).
 void send(Vc& st, bool head, bool tail, std::uint64_t key = 0) {
   if (head) {
-    while (!st.h.heads.empty() && st.view().done(0)) st.h.heads.pop_front();
-    Network::VcHeads::Head h;
-    h.start = st.n.sent;
-    h.packet.key = key;
-    h.packet.src = static_cast<int>(key);
-    h.packet.dst = static_cast<int>(key) + 100;
-    st.h.heads.push_back(h);
+    VcTrack::Head h;
+    h.key = key;
+    h.src = static_cast<std::int32_t>(key);
+    h.dst = static_cast<std::int32_t>(key) + 100;
+    st.t.send_head(h, tail);
+  } else {
+    st.t.send(tail);
   }
-  ++st.n.sent;
-  st.n.tail_sent = tail;
 }
-void credit(Vc& st) { ++st.n.credited; }
+void credit(Vc& st) { st.t.credit(); }
 
 TEST(VcState, EmptyVcHoldsNothing) {
   Vc st;
@@ -99,18 +95,39 @@ TEST(VcState, PacketsFollowFlitsAndCredits) {
   EXPECT_EQ(st.packets(), 0u);
   EXPECT_FALSE(st.front().has_value());
   EXPECT_FALSE(st.back().has_value());
-  // The next head drops the two records of packets that are through.
+  // The next head is the only packet listed; the two records of packets that are through stay
+  // until the ring (4 records at first) is full.
   send(st, true, true, 3);
-  EXPECT_EQ(st.h.heads.size(), 1u);
+  EXPECT_EQ(st.t.records(), 3u);
+  EXPECT_EQ(st.packets(), 1u);
+  EXPECT_EQ(st.front()->key, 3u);
   EXPECT_EQ(st.back()->key, 3u);
   EXPECT_EQ(st.back()->sent, 1);
   EXPECT_EQ(st.occupancy(), 1);
+}
+
+TEST(VcState, AFullRingDropsThePacketsThatAreThroughInsteadOfGrowing) {
+  Vc st;
+  // Two-flit packets, each credited back before the next: a record per packet, every one through
+  // by the time the next head is sent.
+  for (std::uint64_t k = 0; k < 100; ++k) {
+    send(st, true, false, k);
+    send(st, false, true);
+    EXPECT_LE(st.t.records(), 4u) << "packet " << k;
+    ASSERT_EQ(st.packets(), 1u);
+    EXPECT_EQ(st.front()->key, k);
+    EXPECT_EQ(st.front()->flits, 2);
+    credit(st);
+    credit(st);
+    EXPECT_EQ(st.packets(), 0u);
+  }
 }
 
 TEST(VcState, ManyPacketsInFlightKeepTheirOrder) {
   Vc st;
   for (std::uint64_t k = 0; k < 40; ++k) send(st, true, true, k);   // one-flit packets
   EXPECT_EQ(st.packets(), 40u);
+  EXPECT_EQ(st.t.records(), 40u);   // the ring grew: none of them is through
   for (std::uint64_t k = 0; k < 40; ++k) {
     ASSERT_EQ(st.front()->key, k);
     EXPECT_EQ(st.front()->flits, 1);
