@@ -102,8 +102,7 @@ class Network {
   // the link or in the receiver's buffer, and the packets they belong to. For a watchdog's
   // wait-for report and the fault logs. vc < the sending block's vcs().
   using VcPacket = sysc::VcPacket;
-  using VcState = VcTrack;
-  const VcState& vc_state(int link, int vc) const {
+  const VcTrack& vc_state(int link, int vc) const {
     return vc_track_[vc_base_[link] + static_cast<std::size_t>(vc)];
   }
 
