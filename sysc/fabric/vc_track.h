@@ -42,7 +42,7 @@ class VcTrack {
     std::int32_t rail = 0;
   };
 
-  VcTrack() : sent_(0), tail_sent_(1), count_(0), log2cap_(0) {}
+  VcTrack() : sent_(0), tail_sent_(1), credited_(0), log2cap_(0) {}
   VcTrack(VcTrack&&) noexcept = default;
   VcTrack& operator=(VcTrack&&) noexcept = default;
 
@@ -89,7 +89,8 @@ class VcTrack {
     p.rail = r.head.rail;
     p.key = r.head.key;
     p.sent = static_cast<int>(end - r.start);
-    const std::uint64_t done = credited_ <= r.start ? 0 : std::min(credited_, end) - r.start;
+    const std::uint64_t credited = credited_;
+    const std::uint64_t done = credited <= r.start ? 0 : std::min(credited, end) - r.start;
     p.flits = static_cast<int>(end - r.start - done);
     p.tail_sent = !last || tail_sent_;
     return p;
@@ -121,7 +122,7 @@ class VcTrack {
       --count_;
     }
     if (count_ != capacity()) return;
-    const unsigned log2 = ring_ ? log2cap_ + 1u : 2u;   // first ring: 4 records
+    const unsigned log2 = ring_ ? static_cast<unsigned>(log2cap_) + 1u : 2u;   // first: 4 records
     std::unique_ptr<Record[]> bigger(new Record[std::size_t{1} << log2]);
     for (std::size_t i = 0; i < count_; ++i) bigger[i] = at(i);
     ring_ = std::move(bigger);
@@ -131,11 +132,11 @@ class VcTrack {
 
   std::uint64_t sent_ : 63;       // flits sent on this VC
   std::uint64_t tail_sent_ : 1;   // the last flit sent was a tail (no packet owns the VC)
-  std::uint64_t credited_ = 0;    // credits returned for them
+  std::uint64_t credited_ : 58;   // credits returned for them (2^58: far beyond any run)
+  std::uint64_t log2cap_ : 6;     // the ring holds 1 << log2cap_ records (when allocated)
   std::unique_ptr<Record[]> ring_;
   std::uint32_t first_ = 0;       // the oldest record's slot
-  std::uint32_t count_ : 27;      // records kept
-  std::uint32_t log2cap_ : 5;     // the ring holds 1 << log2cap_ records (when allocated)
+  std::uint32_t count_ = 0;       // records kept
 };
 static_assert(sizeof(VcTrack) == 32, "a VC's record is two per cache line");
 
