@@ -223,16 +223,6 @@ VcTrack::Head Network::head_of(const Flit& f) {
   return h;
 }
 
-Network::VcPacket Network::packet_of_head(const Flit& f) {
-  const VcTrack::Head h = head_of(f);
-  VcPacket pk;
-  pk.src = h.src;
-  pk.dst = h.dst;
-  pk.key = h.key;
-  pk.rail = h.rail;
-  return pk;
-}
-
 void Network::step() {
   step_in_turn(static_cast<std::size_t>(blocks()), [](std::size_t k) { return static_cast<int>(k); }, now_);
   set_now(now_ + 1);

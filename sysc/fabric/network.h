@@ -241,7 +241,6 @@ class Network {
   }
   // The fields of the packet a head flit starts, as vc_state tracks it.
   static VcTrack::Head head_of(const Flit& f);
-  static VcPacket packet_of_head(const Flit& f);
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
                  const Flit& f, const std::optional<VcPacket>& pk);

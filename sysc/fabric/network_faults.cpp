@@ -97,7 +97,7 @@ void Network::log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int
   if (pk) {
     ev.packet = *pk;
   } else if (f.head) {
-    ev.packet = packet_of_head(f);
+    ev.packet = VcTrack::packet_of(head_of(f));
   }
   log.push_back(ev);
 }

@@ -43,8 +43,16 @@ class VcTrack {
   };
 
   VcTrack() : sent_(0), tail_sent_(1), credited_(0), log2cap_(0) {}
-  VcTrack(VcTrack&&) noexcept = default;
-  VcTrack& operator=(VcTrack&&) noexcept = default;
+
+  // A packet with these head fields, before any of its flits is counted.
+  static VcPacket packet_of(const Head& h) {
+    VcPacket p;
+    p.src = h.src;
+    p.dst = h.dst;
+    p.rail = h.rail;
+    p.key = h.key;
+    return p;
+  }
 
   // ---- the sender's events ----------------------------------------------------------------------
   // A head flit sent: it starts a packet with the head's fields.
@@ -83,11 +91,7 @@ class VcTrack {
     const Record& r = at(i);
     const bool last = i + 1 == count_;
     const std::uint64_t end = last ? static_cast<std::uint64_t>(sent_) : at(i + 1).start;
-    VcPacket p;
-    p.src = r.head.src;
-    p.dst = r.head.dst;
-    p.rail = r.head.rail;
-    p.key = r.head.key;
+    VcPacket p = packet_of(r.head);
     p.sent = static_cast<int>(end - r.start);
     const std::uint64_t credited = credited_;
     const std::uint64_t done = credited <= r.start ? 0 : std::min(credited, end) - r.start;
