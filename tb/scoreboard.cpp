@@ -22,6 +22,23 @@ void Scoreboard::expect(const PacketSpec& p) {
   records_.push_back(r);
 }
 
+void Scoreboard::take_from(std::size_t id, std::vector<PacketRecord>& out) {
+  out.clear();
+  if (id >= records_.size()) return;
+  out.assign(records_.begin() + static_cast<std::ptrdiff_t>(id), records_.end());
+  records_.resize(id);
+}
+
+void Scoreboard::put_back(const std::vector<PacketRecord>& ahead) {
+  for (const PacketRecord& r : ahead) {
+    if (r.spec.id != records_.size()) {
+      error("packet ids must be consecutive: got " + std::to_string(r.spec.id));
+      return;
+    }
+    records_.push_back(r);
+  }
+}
+
 void Scoreboard::injected(int node, std::uint64_t id, std::uint64_t cycle) {
   if (id >= records_.size()) {
     error("node " + std::to_string(node) + " injected unknown packet " + std::to_string(id));

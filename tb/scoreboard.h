@@ -48,6 +48,13 @@ class Scoreboard : public EndpointObserver {
     r.tree_exit = now + 1 + static_cast<std::uint64_t>(latency);
   }
 
+  // Records of packets created ahead of time (a run that creates the next cycles' packets while
+  // the harness steps these): take_from moves those from `id` on out of the table, so that a check
+  // in between sees only the packets that exist by now, and put_back returns them (ids unchanged).
+  // The table's memory stays as it is, so the ahead records' first touch is not paid again.
+  void take_from(std::size_t id, std::vector<PacketRecord>& out);
+  void put_back(const std::vector<PacketRecord>& ahead);
+
   std::size_t created() const { return records_.size(); }
   std::size_t delivered_count() const { return delivered_; }
   std::size_t outstanding() const { return records_.size() - delivered_ - withdrawn_; }

@@ -2,6 +2,7 @@
 // watchdog -- the testbench's view of a whole emulated machine.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,11 +52,14 @@ class TrafficSystem {
   // Creates a packet now at `src` for `dst` (queued at the source) and returns its id.
   std::uint64_t send(int src, int dst, int flits);
   // Runs the harness, then hands what the endpoints saw to the scoreboard (tb/event_log.h).
-  void run(std::uint64_t cycles) {
+  // `beside`, if given, runs once meanwhile (Harness::run_beside): it may create packets for later
+  // cycles in the scoreboard, but must not touch the endpoints or the network.
+  void run(std::uint64_t cycles, const std::function<void()>& beside = nullptr) {
     if (windows_) {
+      if (beside) beside();
       run_windowed(cycles);
     } else {
-      harness_->run(cycles);
+      harness_->run_beside(cycles, beside);
     }
     events_.flush(sb_);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 
@@ -18,6 +19,22 @@ class Harness {
  public:
   virtual ~Harness() = default;
   virtual void run(std::uint64_t cycles) = 0;
+  // run(cycles) with `beside` called once meanwhile, on whichever thread is free first: work of
+  // the caller's that touches nothing the blocks touch (a testbench creating the next packets).
+  // It has finished when this returns; an exception from it is rethrown here, after the cycles
+  // have run. A harness with one thread calls it first.
+  virtual void run_beside(std::uint64_t cycles, const std::function<void()>& beside) {
+    std::exception_ptr failed;
+    if (beside) {
+      try {
+        beside();
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    }
+    run(cycles);
+    if (failed) std::rethrow_exception(failed);
+  }
   virtual const char* name() const = 0;
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <chrono>
@@ -95,7 +97,13 @@ class ParallelHarness final : public Harness {
     for (auto& th : pool_) th.join();
   }
 
-  void run(std::uint64_t cycles) override {
+  void run(std::uint64_t cycles) override { run_beside(cycles, nullptr); }
+
+  void run_beside(std::uint64_t cycles, const std::function<void()>& beside) override {
+    if ((cycles == 0 || threads_ == 1) && beside) {
+      Harness::run_beside(cycles, beside);   // first, then the cycles
+      return;
+    }
     if (cycles == 0) return;
     Network& net = sys_.net();
     if (threads_ == 1 && !exchange_.active()) {
@@ -113,8 +121,13 @@ class ParallelHarness final : public Harness {
     // worker 0, and return when all have passed the last window's barrier.
     job_start_ = net.now();
     job_cycles_ = cycles;
+    beside_ = threads_ > 1 ? &beside : nullptr;
+    beside_error_ = nullptr;
+    beside_open_.store(beside_ != nullptr && *beside_, std::memory_order_relaxed);
     if (threads_ > 1) generation_.fetch_add(1, std::memory_order_acq_rel);
     work(0);
+    beside_ = nullptr;
+    if (beside_error_) std::rethrow_exception(beside_error_);
   }
 
   const char* name() const override { return name_.c_str(); }
@@ -129,6 +142,16 @@ class ParallelHarness final : public Harness {
     const std::uint64_t w = window_ > 0 ? window_ : job_cycles_;
     for (std::uint64_t t0 = job_start_; t0 < end; t0 += w) {
       const std::uint64_t t1 = std::min(end, t0 + w);
+      // The caller's side work goes to the first thread here; the others meanwhile claim the
+      // partitions it would have stepped (it is done before this window's barrier).
+      if (t0 == job_start_ && beside_open_.load(std::memory_order_relaxed) &&
+          beside_open_.exchange(false, std::memory_order_acq_rel)) {
+        try {
+          (*beside_)();
+        } catch (...) {
+          beside_error_ = std::current_exception();
+        }
+      }
       for (std::size_t k = next_part_.fetch_add(1, std::memory_order_relaxed); k < parts_.size();
            k = next_part_.fetch_add(1, std::memory_order_relaxed)) {
         step_partition(parts_[k], t0, t1);
@@ -194,6 +217,9 @@ class ParallelHarness final : public Harness {
   std::atomic<bool> stop_{false};
   std::uint64_t job_start_ = 0;
   std::uint64_t job_cycles_ = 0;
+  const std::function<void()>* beside_ = nullptr;   // run_beside's side work, for this job
+  std::atomic<bool> beside_open_{false};            // not yet taken by a thread
+  std::exception_ptr beside_error_;
 };
 
 }  // namespace

@@ -104,7 +104,15 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   std::uint64_t generated_in_window = 0;
   bool fault_planted = false;
 
-  auto generate_until = [&](std::uint64_t horizon) {
+  // Creates every packet with a creation cycle before `horizon` (source by source, in the order
+  // the random draws are made) in the scoreboard, and lists those this rank's sources send (a
+  // packet twice when the duplicate fault is planted in it) in `queue`. `window_flits` counts the
+  // flits created in the measurement window.
+  struct Queued {
+    PacketSpec p;
+    bool twice = false;
+  };
+  auto create_until = [&](std::uint64_t horizon, std::vector<Queued>& queue, std::uint64_t& window_flits) {
     for (int src = 0; src < n; ++src) {
       std::uint64_t& t = arrivals.next(src);
       while (t < horizon) {
@@ -118,15 +126,21 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
         p.flits = flits;
         p.created = t;
         sb.expect(p);
-        const bool here = sys.owns_node(src);   // under mpirun: the rank stepping src queues it
-        if (here) ts.endpoint(src).enqueue(p);
-        if (t >= w0 && t < w1) generated_in_window += static_cast<std::uint64_t>(flits);
+        bool twice = false;
         if (cfg.fault == TrafficRunConfig::Fault::kDuplicatePacket && !fault_planted && t >= w0) {
-          if (here) ts.endpoint(src).enqueue(p);   // the same packet a second time
+          twice = true;   // the same packet a second time
           fault_planted = true;
         }
+        if (sys.owns_node(src)) queue.push_back({p, twice});   // under mpirun: the rank stepping src
+        if (t >= w0 && t < w1) window_flits += static_cast<std::uint64_t>(flits);
         t += 1 + arrivals.gap();
       }
+    }
+  };
+  auto enqueue = [&](const std::vector<Queued>& queue) {
+    for (const Queued& q : queue) {
+      ts.endpoint(q.p.src).enqueue(q.p);
+      if (q.twice) ts.endpoint(q.p.src).enqueue(q.p);
     }
   };
 
@@ -151,16 +165,40 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const auto t_start = std::chrono::steady_clock::now();
   const std::uint64_t chunk = 32;
   bool deadlocked = false;
+  // Packets are created chunk by chunk, each chunk's before it runs. Within one advance_to the
+  // next chunk's packets are created while this one runs (Harness::run_beside: on another thread
+  // when there is one), with the same draws in the same order as one after the other; they are
+  // taken out of the scoreboard while the watchdog looks (they do not exist yet) and are queued
+  // at their sources when their chunk starts. A deadlock ends the run with them dropped.
+  std::vector<Queued> queue, queue_ahead;
+  std::vector<PacketRecord> records_ahead;
   auto advance_to = [&](std::uint64_t target) {
+    if (ts.now() >= target) return;
+    queue.clear();
+    create_until(std::min(target, ts.now() + chunk), queue, generated_in_window);
     while (ts.now() < target) {
       const std::uint64_t step = std::min(chunk, target - ts.now());
-      generate_until(ts.now() + step);
-      ts.run(step);
+      const std::uint64_t next_end = std::min(target, ts.now() + step + chunk);
+      enqueue(queue);
+      std::uint64_t ahead_flits = 0;
+      const bool planted_before = fault_planted;
+      const std::size_t first_ahead = sb.created();
+      queue_ahead.clear();
+      if (next_end > ts.now() + step) {
+        ts.run(step, [&] { create_until(next_end, queue_ahead, ahead_flits); });
+      } else {
+        ts.run(step);
+      }
+      sb.take_from(first_ahead, records_ahead);
       if (progress) progress->cycles(ts.now());
       if (dog.check(sys, sb)) {
         deadlocked = true;
+        fault_planted = planted_before;
         return;
       }
+      sb.put_back(records_ahead);
+      generated_in_window += ahead_flits;
+      std::swap(queue, queue_ahead);
     }
   };
 

@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include <random>
+#include <stdexcept>
 
 #include "tests/util/system_test_util.h"
 #include "sysc/harness/parallel_harness.h"
@@ -58,6 +59,48 @@ TEST(HarnessEquivalence, ParallelAnyThreadCountIsBitIdenticalToPlainLoop) {
     const auto plain = run(sysc::make_plain_harness, cfg, 7);
     ASSERT_GT(plain.size(), 1000u) << cfg;
     for (int t : {1, 2, 3, 5}) EXPECT_EQ(plain, run(threads(t), cfg, 7)) << cfg << ", " << t << " threads";
+  }
+}
+
+// run_beside: the side work runs exactly once per run, on some thread, before the run returns;
+// the cycles stepped and the results are those of run() alone; an exception from the side work
+// reaches the caller (after the run's cycles are done) on any thread count.
+TEST(HarnessEquivalence, RunBesideCallsTheSideWorkOnceAndChangesNothing) {
+  for (int t : {1, 2, 3}) {
+    tb::TrafficSystem plain(shipped("hx2mesh-16"), threads(t));
+    tb::TrafficSystem beside(shipped("hx2mesh-16"), threads(t));
+    std::mt19937_64 rng(7);
+    int calls = 0;
+    for (int c = 0; c < 600; c += 30) {
+      for (int src = 0; src < plain.nodes(); ++src) {
+        if (rng() % 4 != 0) continue;
+        const int dst = static_cast<int>(rng() % plain.nodes());
+        plain.send(src, dst, 4);
+        beside.send(src, dst, 4);
+      }
+      plain.run(30);
+      const int before = calls;
+      beside.run(30, [&] { ++calls; });
+      EXPECT_EQ(calls, before + 1) << t << " threads";
+      EXPECT_EQ(beside.now(), plain.now());
+    }
+    // A zero-cycle run still does the side work.
+    beside.run(0, [&] { ++calls; });
+    EXPECT_EQ(calls, 21) << t << " threads";
+    ASSERT_TRUE(plain.drain(100000));
+    ASSERT_TRUE(beside.drain(100000));
+    const auto& a = plain.scoreboard().records();
+    const auto& b = beside.scoreboard().records();
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GT(a.size(), 50u);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].delivery.tail_arrival, b[i].delivery.tail_arrival) << "packet " << i;
+    }
+    const std::uint64_t at = beside.now();
+    EXPECT_THROW(beside.harness().run_beside(25, [] { throw std::runtime_error("side work failed"); }),
+                 std::runtime_error)
+        << t << " threads";
+    EXPECT_EQ(beside.now(), at + 25) << t << " threads";
   }
 }
 

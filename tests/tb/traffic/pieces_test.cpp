@@ -516,6 +516,38 @@ TEST(Scoreboard, CleanRunCountsEverything) {
   EXPECT_TRUE(contains(sb.history(1), "not delivered"));
 }
 
+// Records created ahead of time leave the table while a check looks at it and come back intact;
+// records of packets that exist are not touched, and a gap in the ids is an error.
+TEST(Scoreboard, RecordsTakenOutAndPutBackKeepTheirIds) {
+  tb::Scoreboard sb;
+  for (std::uint64_t i = 0; i < 5; ++i) sb.expect(spec(i, 1, 2));
+  sb.delivered(delivery_of(spec(1, 1, 2)));
+  std::vector<tb::PacketRecord> ahead;
+  sb.take_from(3, ahead);
+  ASSERT_EQ(ahead.size(), 2u);
+  EXPECT_EQ(ahead[0].spec.id, 3u);
+  EXPECT_EQ(ahead[1].spec.created, 40u);
+  EXPECT_EQ(sb.created(), 3u);
+  EXPECT_EQ(sb.outstanding(), 2u);   // 0 and 2; 1 is delivered
+  EXPECT_EQ(sb.record(1).deliveries, 1);
+  sb.put_back(ahead);
+  EXPECT_EQ(sb.created(), 5u);
+  EXPECT_EQ(sb.outstanding(), 4u);
+  EXPECT_EQ(sb.record(4).spec.created, 40u);
+  EXPECT_TRUE(sb.clean());
+  sb.take_from(9, ahead);   // past the end: nothing
+  EXPECT_TRUE(ahead.empty());
+  EXPECT_EQ(sb.created(), 5u);
+  sb.take_from(2, ahead);
+  sb.take_from(2, ahead);   // nothing left from 2 on: the first three are gone with the first call
+  EXPECT_TRUE(ahead.empty());
+  std::vector<tb::PacketRecord> gap(1);
+  gap[0].spec = spec(7, 1, 2);
+  sb.put_back(gap);
+  EXPECT_TRUE(any_error_contains(sb, "packet ids must be consecutive: got 7"));
+  EXPECT_EQ(sb.created(), 2u);
+}
+
 TEST(Scoreboard, DuplicateDeliveryIsAnError) {
   tb::Scoreboard sb;
   sb.expect(spec(0, 1, 2));
