@@ -9,6 +9,7 @@
 // become 5,000.
 #include "app/cli/huge_pages.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -52,6 +53,17 @@ void use_huge_pages(char** argv) {
   execv("/proc/self/exe", argv);
   // The exec failed (no /proc): small pages, and the tunable is left set so that children do not
   // try again for nothing.
+}
+
+void keep_freed_memory() {
+  // Freed memory at the heap's top goes back to the kernel only beyond 1 GiB (never, in practice:
+  // the peak resident size is what it is either way), and blocks up to 32 MiB (glibc's largest
+  // threshold) come from the heap instead of each from a fresh mapping. By default glibc starts at
+  // 128 KiB for both and raises them as large blocks are freed, which still returns and re-faults
+  // the top of the heap. Measured on hx4mesh-1024 traffic under mpirun -np 2: page faults 18,000
+  // -> 10,000, system time 0.54 -> 0.38 s (both ranks and mpirun).
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
 }
 
 std::string heap_pages() {

@@ -10,6 +10,12 @@ namespace hxemu::cli {
 // arguments. Returns only when nothing needs doing or the exec failed (the run goes on either way).
 void use_huge_pages(char** argv);
 
+// Called next: memory the program frees stays in its heap for the next allocation instead of going
+// back to the kernel (glibc's trim and mmap thresholds fixed high). A run allocates and frees the
+// same large buffers every few cycles (testbench events, the messages between MPI ranks), and memory
+// the kernel hands out afresh is zeroed and faulted in again each time.
+void keep_freed_memory();
+
 // What this process's heap is on, for --version: "transparent huge pages (glibc.malloc.hugetlb=1)"
 // when the tunable is set and the kernel offers them, "4 KiB pages" otherwise.
 std::string heap_pages();

@@ -145,6 +145,7 @@ int sc_main(int argc, char** argv) {
 // stdout before sc_main runs, unless the user asked for it; then hand over to SystemC as usual.
 int main(int argc, char** argv) {
   hxemu::cli::use_huge_pages(argv);
+  hxemu::cli::keep_freed_memory();
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }
