@@ -113,13 +113,37 @@ void PartitionEvents::share_between_ranks() {
 
 void PartitionEvents::flush(Scoreboard& sb) {
   if (sysc::Ranks::distributed()) share_between_ranks();
-  order_.clear();
+  // By cycle, ties in partition order and then in log order: a counting sort over the few cycles
+  // a run spans (one pass to count, one to place; stable), or a stable sort when they are many.
+  std::uint64_t first = ~std::uint64_t{0}, last = 0;
+  std::size_t total = 0;
   for (auto& log : logs_) {
-    for (auto& e : log.events()) order_.push_back(&e);
+    for (const auto& e : log.events()) {
+      first = std::min(first, e.cycle);
+      last = std::max(last, e.cycle);
+    }
+    total += log.events().size();
   }
-  if (order_.empty()) return;
-  std::stable_sort(order_.begin(), order_.end(),
-                   [](const TbEvent* a, const TbEvent* b) { return a->cycle < b->cycle; });
+  if (total == 0) return;
+  order_.resize(total);
+  const std::uint64_t span = last - first + 1;
+  if (span <= 4 * total + 64) {
+    slot_.assign(static_cast<std::size_t>(span) + 1, 0);
+    for (auto& log : logs_) {
+      for (const auto& e : log.events()) ++slot_[static_cast<std::size_t>(e.cycle - first) + 1];
+    }
+    for (std::size_t c = 1; c < slot_.size(); ++c) slot_[c] += slot_[c - 1];
+    for (auto& log : logs_) {
+      for (auto& e : log.events()) order_[slot_[static_cast<std::size_t>(e.cycle - first)]++] = &e;
+    }
+  } else {
+    std::size_t k = 0;
+    for (auto& log : logs_) {
+      for (auto& e : log.events()) order_[k++] = &e;
+    }
+    std::stable_sort(order_.begin(), order_.end(),
+                     [](const TbEvent* a, const TbEvent* b) { return a->cycle < b->cycle; });
+  }
   for (const TbEvent* e : order_) {
     switch (e->kind) {
       case TbEvent::Kind::kInjected: sb.injected(e->node, e->id, e->cycle); break;

@@ -64,7 +64,8 @@ class PartitionEvents {
  private:
   void share_between_ranks();
   std::deque<EventLog> logs_;          // by partition; deque: references stay valid
-  std::vector<TbEvent*> order_;        // flush's scratch
+  std::vector<TbEvent*> order_;        // flush's scratch: the events in hand-over order
+  std::vector<std::size_t> slot_;      // flush's scratch: events per cycle, then where each goes
 };
 
 }  // namespace hxemu::tb

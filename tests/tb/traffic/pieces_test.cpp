@@ -12,6 +12,7 @@
 
 #include "sysc/system/system_config.h"
 #include "tests/util/system_test_util.h"
+#include "tb/event_log.h"
 #include "tb/scoreboard.h"
 #include "tb/stats/latency_stats.h"
 #include "tb/traffic/logical_grid.h"
@@ -546,6 +547,38 @@ TEST(Scoreboard, RecordsTakenOutAndPutBackKeepTheirIds) {
   sb.put_back(gap);
   EXPECT_TRUE(any_error_contains(sb, "packet ids must be consecutive: got 7"));
   EXPECT_EQ(sb.created(), 2u);
+}
+
+// The partitions' logs reach the scoreboard by cycle, ties in partition order and then in the order
+// each log has them (faults show the order: the scoreboard lists them as they come), whether the
+// cycles are few (counted into place) or far apart (sorted); and the logs are empty afterwards.
+TEST(PartitionEvents, HandOverByCycleThenPartitionThenLogOrder) {
+  for (const std::uint64_t far : {std::uint64_t{0}, std::uint64_t{1000000}}) {
+    tb::PartitionEvents events;
+    std::uint64_t clock[3] = {0, 0, 0};
+    tb::EventLog* log[3];
+    for (int p = 0; p < 3; ++p) log[p] = &events.log(p, &clock[p]);
+    auto at = [&](int p, std::uint64_t cycle, const char* what) {
+      clock[p] = cycle;
+      log[p]->fault(p, what);
+    };
+    at(2, 5, "c");
+    at(0, 7, "e");
+    at(1, 5, "b");
+    at(0, 5, "a");
+    at(2, 3, "start");
+    at(2, 7, "f");
+    at(1, 9 + far, "g");   // far: a million cycles after the others
+    at(0, 7, "e2");
+    tb::Scoreboard sb;
+    events.flush(sb);
+    std::string order;
+    for (const auto& e : sb.errors()) order += e.substr(e.find(": ") + 2) + " ";
+    EXPECT_EQ(order, "start a b c e e2 f g ") << "last event " << far << " cycles later";
+    for (int p = 0; p < 3; ++p) EXPECT_TRUE(log[p]->events().empty());
+    events.flush(sb);   // nothing logged: nothing handed over
+    EXPECT_EQ(sb.errors().size(), 8u);
+  }
 }
 
 TEST(Scoreboard, DuplicateDeliveryIsAnError) {
