@@ -10,8 +10,8 @@ namespace hxemu::cli {
 // arguments. Returns only when nothing needs doing or the exec failed (the run goes on either way).
 void use_huge_pages(char** argv);
 
-// Called next: memory the program frees stays in its heap for the next allocation instead of going
-// back to the kernel (glibc's trim and mmap thresholds fixed high). A run allocates and frees the
+// Called next: large blocks the program frees stay in its heap for the next allocation instead of
+// going back to the kernel (glibc's mmap threshold fixed at 32 MiB). A run allocates and frees the
 // same large buffers every few cycles (testbench events, the messages between MPI ranks), and memory
 // the kernel hands out afresh is zeroed and faulted in again each time.
 void keep_freed_memory();
