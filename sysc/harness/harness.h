@@ -36,6 +36,8 @@ class Harness {
     if (failed) std::rethrow_exception(failed);
   }
   virtual const char* name() const = 0;
+  // Threads it steps with: a caller may use as many for its own work between runs.
+  virtual int threads() const { return 1; }
 };
 
 class PlainHarness final : public Harness {

@@ -131,6 +131,7 @@ class ParallelHarness final : public Harness {
   }
 
   const char* name() const override { return name_.c_str(); }
+  int threads() const override { return threads_; }
 
  private:
   // Worker `id`'s part of the current job: window by window, it claims partitions until none is

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <thread>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -300,8 +301,42 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     int links;
     int latency;
   };
-  std::unordered_map<std::uint64_t, PairPath> paths;
-  paths.reserve(sb.records().size());
+  // The pairs are listed first and traced on the run's threads (each pair's own slot), then
+  // summed in record order as before.
+  auto pair_key = [](const PacketRecord& r) {
+    return static_cast<std::uint64_t>(r.spec.src) * 65536u + static_cast<std::uint64_t>(r.spec.dst);
+  };
+  auto measured_delivered = [&](const PacketRecord& r) {
+    return r.spec.created >= w0 && r.spec.created < w1 && r.deliveries > 0;
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> pair_slot;
+  std::vector<std::uint64_t> pair_keys;
+  std::vector<std::uint32_t> slot_of(sb.records().size(), 0);   // by packet id
+  pair_slot.reserve(sb.records().size());
+  for (std::size_t id = 0; id < sb.records().size(); ++id) {
+    const auto& r = sb.records()[id];
+    if (!measured_delivered(r)) continue;
+    const auto [it, added] = pair_slot.try_emplace(pair_key(r), static_cast<std::uint32_t>(pair_keys.size()));
+    if (added) pair_keys.push_back(pair_key(r));
+    slot_of[id] = it->second;
+  }
+  std::vector<PairPath> paths(pair_keys.size());
+  auto trace_pairs = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      const sysc::Path p = sysc::trace_path(sys, static_cast<int>(pair_keys[i] / 65536u),
+                                            static_cast<int>(pair_keys[i] % 65536u));
+      paths[i] = PairPath{p.links, p.latency};
+    }
+  };
+  {
+    const std::size_t t = static_cast<std::size_t>(std::max(1, ts.harness().threads()));
+    std::vector<std::thread> helpers;
+    for (std::size_t k = 1; k < t; ++k) {
+      helpers.emplace_back(trace_pairs, k * paths.size() / t, (k + 1) * paths.size() / t);
+    }
+    trace_pairs(0, paths.size() / t);
+    for (auto& h : helpers) h.join();
+  }
   double hops = 0, model = 0, board_part = 0, tree_part = 0;
   std::uint64_t with_tree = 0;
   for (const auto& r : sb.records()) {
@@ -312,15 +347,10 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     ++res.delivered_packets;
     res.packet_latency.add(r.delivery.tail_arrival - r.spec.created);
     res.network_latency.add(r.delivery.tail_arrival - r.injected);
-    const std::uint64_t key = static_cast<std::uint64_t>(r.spec.src) * 65536u + static_cast<std::uint64_t>(r.spec.dst);
-    auto it = paths.find(key);
-    if (it == paths.end()) {
-      const sysc::Path p = sysc::trace_path(sys, r.spec.src, r.spec.dst);
-      it = paths.emplace(key, PairPath{p.links, p.latency}).first;
-    }
-    hops += it->second.links;
+    const PairPath& path = paths[slot_of[r.spec.id]];
+    hops += path.links;
     // Zero load: created in t, head on the source's output in t + 1, path latency, then the tail.
-    model += 1 + it->second.latency + r.spec.flits - 1;
+    model += 1 + path.latency + r.spec.flits - 1;
     if (r.tree_enter > 0) {
       const double total = static_cast<double>(r.delivery.tail_arrival - r.injected);
       const double tree = static_cast<double>(r.tree_exit - r.tree_enter);
