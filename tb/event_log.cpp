@@ -66,8 +66,10 @@ void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id,
   logs_.at(p).cable(id, latency, now);
 }
 
-// Each rank's events (only its own partitions have any), as (partition, count, events) runs;
-// unpacked in rank order, so each partition's events keep their order.
+// Each rank's events (only its own partitions have any), as (partition, count, events) runs, sent
+// to every other rank. A rank keeps its own events where they are and appends the others' to their
+// partitions' logs (empty until then: each partition is stepped by one rank), so each partition's
+// events keep their order.
 void PartitionEvents::share_between_ranks() {
   std::string mine;
   for (std::size_t p = 0; p < logs_.size(); ++p) {
@@ -85,9 +87,11 @@ void PartitionEvents::share_between_ranks() {
       sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(e.what.size()));
       mine += e.what;
     }
-    ev.clear();
   }
-  for (const std::string& s : sysc::Ranks::all_gather(mine)) {
+  const std::vector<std::string> all = sysc::Ranks::all_gather(mine);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) == sysc::Ranks::rank()) continue;
+    const std::string& s = all[r];
     std::size_t pos = 0;
     while (pos < s.size()) {
       const auto p = sysc::get_bytes<std::uint32_t>(s, pos);
