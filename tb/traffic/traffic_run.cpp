@@ -182,7 +182,6 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
       const std::uint64_t next_end = std::min(target, ts.now() + step + chunk);
       enqueue(queue);
       std::uint64_t ahead_flits = 0;
-      const bool planted_before = fault_planted;
       const std::size_t first_ahead = sb.created();
       queue_ahead.clear();
       if (next_end > ts.now() + step) {
@@ -193,8 +192,7 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
       sb.take_from(first_ahead, records_ahead);
       if (progress) progress->cycles(ts.now());
       if (dog.check(sys, sb)) {
-        deadlocked = true;
-        fault_planted = planted_before;
+        deadlocked = true;   // the run ends here: nothing reads the ahead packets or fault_planted again
         return;
       }
       sb.put_back(records_ahead);

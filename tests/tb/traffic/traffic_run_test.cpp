@@ -424,7 +424,7 @@ TEST(TrafficDeterminism, SameSeedSameFiguresOtherSeedDiffers) {
 // the plain loop's, and those packets do not count as outstanding for the watchdog -- at this load
 // the network is empty most of the time, and a stall limit of 40 cycles, just above a chunk, sees
 // no deadlock.
-TEST(TrafficDeterminism, PacketsCreatedAheadAreNotOutstandingForTheWatchdog) {
+TEST(TrafficDeterminism, CreatingPacketsAheadChangesNoFigureAndNoWatchdogVerdict) {
   const auto cfg = shipped("hx2mesh-16");
   tb::TrafficRunConfig rc = short_run("uniform", 0.004);
   rc.measure = 20000;
