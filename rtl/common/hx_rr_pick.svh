@@ -1,8 +1,9 @@
-// hx_rr_pick -- the round-robin rule of every arbiter (hx_arb_rr, and the switch allocator's
-// arbiters, which it evaluates only where there are requests): the first request at or after the
-// pointer, wrapping around. Requests and pointer are zero-extended to 64 bits and 6 bits, the
-// widest arbiter the product builds (a 64-port tree switch); the result is the winner's index, and
-// is 0 when nobody asks (callers test req != 0 themselves).
+// hx_rr_pick -- the round-robin rule of every arbiter (hx_arb_rr; the switch allocator's arbiters,
+// which it evaluates only where there are requests; the VC allocator's, only for a winning head):
+// the first request at or after the pointer, wrapping around. Requests and pointer are
+// zero-extended to 64 bits and 6 bits, the widest arbiter the product builds (a 64-port tree
+// switch); the result is the winner's index, and is 0 when nobody asks (callers test req != 0
+// themselves).
 // Included inside a module (`include "hx_rr_pick.svh"), like hx_flit.svh.
 function automatic logic [5:0] hx_rr_pick(input logic [63:0] req, input logic [5:0] ptr);
   // (Prefixed: lint (VARHIDDEN) flags locals named like a signal of an enclosing scope.)

@@ -66,11 +66,16 @@ module hx_output_unit #(
   logic [W-1:0]  out_data_q;
 
   // A credit and a flit on the same VC cancel; on different VCs each moves its own count.
-  logic credit_in, flit_out;
-  assign credit_in = credit_valid_i && !down_i && 32'(credit_vc_i) < V
-                     && !(send_i && send_vc_i == credit_vc_i);
-  assign flit_out  = send_i && !down_i && 32'(send_vc_i) < V
-                     && !(credit_valid_i && send_vc_i == credit_vc_i);
+  // (Functions, not nets: the process below tests them only in a cycle with a flit or a credit, so
+  // a simulator does not evaluate them for an output with neither.)
+  function automatic logic credit_in();
+    credit_in = credit_valid_i && !down_i && 32'(credit_vc_i) < V
+                && !(send_i && send_vc_i == credit_vc_i);
+  endfunction
+  function automatic logic flit_out();
+    flit_out = send_i && !down_i && 32'(send_vc_i) < V
+               && !(credit_valid_i && send_vc_i == credit_vc_i);
+  endfunction
 
   // Beside the counts, per VC: whether it has a credit and whether all its credits are home, kept
   // in registers that change with the counts (the allocators read them every cycle; a simulator
@@ -84,8 +89,8 @@ module hx_output_unit #(
       credit_q <= (CW'(depth_i) != '0) ? '1 : '0;
       home_q   <= '1;
       err_q    <= 1'b0;
-    end else if (credit_in || flit_out) begin
-      if (credit_in) begin
+    end else if (credit_valid_i || send_i) begin
+      if (credit_in()) begin
         if (count_q[credit_vc_i] == init_q) begin
           err_q <= 1'b1;
 `ifdef HX_ASSERT
@@ -99,7 +104,7 @@ module hx_output_unit #(
           home_q[credit_vc_i]   <= (count_q[credit_vc_i] + CW'(1) == init_q);
         end
       end
-      if (flit_out) begin
+      if (flit_out()) begin
         if (count_q[send_vc_i] == '0) begin
           err_q <= 1'b1;
 `ifdef HX_ASSERT

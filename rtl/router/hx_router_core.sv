@@ -265,18 +265,30 @@ module hx_router_core #(
     end
   end
 
-  // Body and tail flits keep the VC their head got; a head takes the one just allocated.
+  // Body and tail flits keep the VC their head got; a head takes the one just allocated. The input
+  // that won each output learns the output VC its flit took (used when that flit is a head) and
+  // the port (its primary or its alternative): written from the output's side, so a simulator
+  // walks the outputs that send once, not every input again.
   always_comb begin
     send_vc = '0;
+    for (int p = 0; p < P; p++) begin
+      in_outvc[p]   = '0;
+      grant_port[p] = '0;
+    end
     for (int o = 0; o < P; o++) begin
       logic [PW-1:0] wi;
       logic [VW-1:0] wv;
+      logic [VW-1:0] ov;
       wi = '0;
       wv = '0;
+      ov = '0;
       if (out_valid[o]) begin
         wi = out_in[o*PW +: PW];
         wv = sel_vc[32'(wi)*VW +: VW];
-        send_vc[o*VW +: VW] = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+        ov = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+        send_vc[o*VW +: VW] = ov;
+        in_outvc[wi]   = ov;
+        grant_port[wi] = PW'(o);
       end
     end
   end
@@ -290,21 +302,6 @@ module hx_router_core #(
       .vc_o         (va_vc[o]),
       .ok_o         (va_ok[o])
     );
-  end
-
-  // Each winning input learns the output VC its flit took (used when that flit is a head).
-  always_comb begin
-    for (int p = 0; p < P; p++) begin
-      logic [PW-1:0] op;
-      op = '0;
-      in_outvc[p]   = '0;
-      grant_port[p] = '0;
-      if (in_win[p]) begin
-        op = sa_port[(p*V + 32'(sel_vc[p*VW +: VW]))*PW +: PW];
-        in_outvc[p] = send_vc[32'(op)*VW +: VW];
-        grant_port[p] = op;
-      end
-    end
   end
 
   // ---- crossbar and output units -------------------------------------------------------------

@@ -17,24 +17,34 @@ module hx_vc_alloc #(
   output logic [VW-1:0] vc_o,
   output logic          ok_o
 );
-  logic [V-1:0] grant;
-  hx_arb_rr #(.N(V), .IW(VW)) u_arb (
-    .clk_i       (clk_i),
-    .rst_i       (rst_i),
-    .req_i       (candidates_i),
-    .accept_i    (alloc_i),
-    .grant_o     (grant),
-    .grant_idx_o (vc_o),
-    .any_o       (ok_o)
-  );
-  logic unused_grant;
-  assign unused_grant = ^grant;
+  // The round-robin pick of rtl/common/hx_rr_pick.svh (the rule of hx_arb_rr), made only in a cycle
+  // in which a head won this output: a simulator pays for VC allocation per head, not per output
+  // and cycle. Nobody reads vc_o or ok_o without alloc_i (both read 0 then).
+  `include "hx_rr_pick.svh"
+  logic [VW-1:0] ptr_q;
+  always_comb begin
+    vc_o = '0;
+    ok_o = 1'b0;
+    if (alloc_i) begin
+      ok_o = (candidates_i != '0);
+      vc_o = VW'(hx_rr_pick(64'(candidates_i), 6'(ptr_q)));
+    end
+  end
+
+  // The pointer moves just past the VC given.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ptr_q <= '0;
+    end else if (ok_o) begin
+      ptr_q <= (32'(vc_o) == V - 1) ? '0 : vc_o + VW'(1);
+    end
+  end
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   always_ff @(posedge clk_i) begin
-    if (!rst_i) begin
+    if (!rst_i && alloc_i && !ok_o) begin
       assert (!alloc_i || ok_o) else hx_rtl_assert_failed($sformatf(
         "%m: VC allocation with no candidate (no VC of the class free with a credit)"));
     end

@@ -3,8 +3,9 @@
 // Promise: flits written to a VC leave that VC in the order written. A flit written in cycle t is at
 // the front from cycle t+1. Each flit carries a small side record (meta: head/tail flags and the
 // route computed on arrival) that is readable at the front of every VC at once, while the wide
-// payload is read for one VC per cycle only (the one the switch allocator looks at; 0 when that VC
-// is empty), which keeps the per-cycle work of a simulation proportional to ports, not ports x VCs.
+// payload is read for one VC per cycle only (the one the switch allocator looks at; meaningless
+// when that VC is empty), which keeps the per-cycle work of a simulation proportional to ports,
+// not ports x VCs.
 // A write into a full VC is a credit-protocol violation by the sender: it is dropped and
 // overflow_o latches high, so tests and the emulator can report it. The reader only dequeues a VC
 // whose front_valid_o is high.
@@ -58,14 +59,13 @@ module hx_vc_buffer #(
   assign front_valid_o = front_valid_q;
   assign front_meta_o  = front_meta_q;
 
-  always_comb begin
-    // The payload is read only from a VC that holds a flit (0 otherwise; no reader looks at it
-    // then): a simulator touches no payload storage for an empty port.
-    rd_data_o = '0;
-    if (front_valid_q[rd_vc_i]) rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
-  end
+  // The payload at the front of VC rd_vc_i, read whether or not that VC holds a flit: only a VC
+  // with a flit is ever dequeued, and nobody looks at the payload otherwise (an empty VC's slot
+  // holds an old flit or nothing). A guard here would cost a simulator a test and a clear of W
+  // bits per port and cycle for nothing.
+  assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
 
-  // Storage has no reset: a slot is only read after it was written.
+  // Storage has no reset: a slot's contents are only used after it was written.
   always_ff @(posedge clk_i) begin
     if (wr_ok) begin
       data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_data_i;
