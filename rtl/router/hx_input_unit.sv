@@ -1,13 +1,12 @@
-// hx_input_unit -- one router input port: the VC buffers, the state of each input VC, and the
-// credit that goes back upstream.
+// hx_input_unit -- one router input port: the VC buffers and the state of each input VC.
 //
 // Promise: a head flit at the front of an idle VC asks for the output port its route (computed on
 // arrival, stored beside the flit) names, and the output VC class the route computer chose; under
 // adaptive routing the route's other minimal port and class are stored beside it too, and the
 // router core may send the head there instead (hx_router_core). Once the head wins, the VC
 // remembers the output port it took and its output VC until the tail leaves, so the packet's flits
-// follow it contiguously on that output VC. Every dequeued flit returns one credit for its VC
-// on the next cycle (credit_*_o are registered).
+// follow it contiguously on that output VC. (The credit each dequeued flit returns upstream in the
+// next cycle is registered by the router core, for all inputs at once: hx_router_core.)
 module hx_input_unit #(
   parameter int V   = 2,
   parameter int D   = 8,
@@ -47,9 +46,6 @@ module hx_input_unit #(
   input  logic             grant_i,
   input  logic [VW-1:0]    grant_outvc_i,
   input  logic [PW-1:0]    grant_port_i,   // the port the head took (primary or alternative)
-  // credit back upstream
-  output logic             credit_valid_o,
-  output logic [VW-1:0]    credit_vc_o,
   output logic             overflow_o,
   output logic             empty_o
 );
@@ -61,8 +57,6 @@ module hx_input_unit #(
   logic [V-1:0]     active_q;
   logic [V*PW-1:0]  out_port_q;
   logic [V*VW-1:0]  out_vc_q;
-  logic             credit_valid_q;
-  logic [VW-1:0]    credit_vc_q;
 
   if (ALT != 0) begin : gen_alt
     assign wr_meta = MW'({rt_alt_class_i, rt_alt_port_i, rt_alt_valid_i, rt_class_i, rt_port_i,
@@ -103,11 +97,7 @@ module hx_input_unit #(
       active_q       <= '0;
       out_port_q     <= '0;
       out_vc_q       <= '0;
-      credit_valid_q <= 1'b0;
-      credit_vc_q    <= '0;
     end else begin
-      credit_valid_q <= grant_i;
-      credit_vc_q    <= sel_vc_i;
       if (grant_i) begin
         // A head claims the output VC the allocator gave it; a tail gives it back.
         if (!active_q[sel_vc_i]) begin
@@ -119,8 +109,6 @@ module hx_input_unit #(
     end
   end
 
-  assign credit_valid_o = credit_valid_q;
-  assign credit_vc_o    = credit_vc_q;
 
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT

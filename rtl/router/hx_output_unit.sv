@@ -170,27 +170,34 @@ module hx_output_unit #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   always_ff @(posedge clk_i) begin
-    // One test of all the conditions below, and the assertions (each a branch and a run-time
-    // check) only when it fails: a router evaluates this for every output every cycle.
-    // (Where DDOWN fills depth_i's 8 bits the depth test is constant; it matters for the others.)
-    /* verilator lint_off CMPCONST */
-    if (!rst_i && (32'(depth_i) > DDOWN || CW'(depth_i) != init_q
-                   || (send_i && (32'(send_vc_i) >= V || !has_credit_o[send_vc_i]
-                                  || send_head_i == owned_q[send_vc_i])))) begin
-    /* verilator lint_on CMPCONST */
-      assert (32'(depth_i) <= DDOWN) else hx_rtl_assert_failed($sformatf(
-        "%m: downstream depth %0d above the %0d credits the counters hold", depth_i, DDOWN));
-      assert (CW'(depth_i) == init_q) else hx_rtl_assert_failed($sformatf(
-        "%m: downstream depth changed out of reset (%0d, was %0d)", depth_i, init_q));
-      assert (!send_i || 32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
-        "%m: flit sent on VC %0d of %0d", send_vc_i, V));
-      assert (!send_i || has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(
-        "%m: flit sent on output VC %0d without a credit", send_vc_i));
-      assert (!(send_i && send_head_i && owned_q[send_vc_i])) else hx_rtl_assert_failed($sformatf(
-        "%m: packets interleave on output VC %0d: a head sent while another packet owns it",
-        send_vc_i));
-      assert (!(send_i && !send_head_i && !owned_q[send_vc_i])) else hx_rtl_assert_failed(
-        $sformatf("%m: body or tail flit sent on output VC %0d that no packet owns", send_vc_i));
+    // Nested tests (a simulator evaluates them one after the other, where one combined condition
+    // would be evaluated whole for every output every cycle): the depth promises every cycle, the
+    // send promises only in a cycle in which the output sends; the assertions, each a branch and a
+    // run-time check, only when a test fails.
+    if (!rst_i) begin
+      // (Where DDOWN fills depth_i's 8 bits the first test is constant; it matters for the others.)
+      /* verilator lint_off CMPCONST */
+      if (32'(depth_i) > DDOWN || CW'(depth_i) != init_q) begin
+        assert (32'(depth_i) <= DDOWN) else hx_rtl_assert_failed($sformatf(
+          "%m: downstream depth %0d above the %0d credits the counters hold", depth_i, DDOWN));
+      /* verilator lint_on CMPCONST */
+        assert (CW'(depth_i) == init_q) else hx_rtl_assert_failed($sformatf(
+          "%m: downstream depth changed out of reset (%0d, was %0d)", depth_i, init_q));
+      end
+      if (send_i) begin
+        if (32'(send_vc_i) >= V || !has_credit_o[send_vc_i] || send_head_i == owned_q[send_vc_i])
+        begin
+          assert (32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+            "%m: flit sent on VC %0d of %0d", send_vc_i, V));
+          assert (has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(
+            "%m: flit sent on output VC %0d without a credit", send_vc_i));
+          assert (!(send_head_i && owned_q[send_vc_i])) else hx_rtl_assert_failed($sformatf(
+            "%m: packets interleave on output VC %0d: a head sent while another packet owns it",
+            send_vc_i));
+          assert (!(!send_head_i && !owned_q[send_vc_i])) else hx_rtl_assert_failed(
+            $sformatf("%m: body or tail flit sent on output VC %0d that no packet owns", send_vc_i));
+        end
+      end
     end
   end
 `endif

@@ -143,12 +143,27 @@ module hx_router_core #(
       .grant_i        (in_win[p]),
       .grant_outvc_i  (in_outvc[p]),
       .grant_port_i   (grant_port[p]),
-      .credit_valid_o (in_credit_valid_o[p]),
-      .credit_vc_o    (in_credit_vc_o[p*VW +: VW]),
       .overflow_o     (in_overflow[p]),
       .empty_o        (in_empty[p])
     );
   end
+
+  // Every dequeue returns a credit for its VC upstream in the next cycle: the inputs' credit
+  // registers, kept as two vectors (a simulator updates two words, not 2 x P registers gathered
+  // into the ports).
+  logic [P-1:0]    credit_valid_q;
+  logic [P*VW-1:0] credit_vc_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      credit_valid_q <= '0;
+      credit_vc_q    <= '0;
+    end else begin
+      credit_valid_q <= in_win;
+      credit_vc_q    <= sel_vc;
+    end
+  end
+  assign in_credit_valid_o = credit_valid_q;
+  assign in_credit_vc_o    = credit_vc_q;
 
   // ---- output state seen by the allocators -----------------------------------------------------
   logic [V-1:0] out_free   [P];
@@ -165,48 +180,78 @@ module hx_router_core #(
   logic [P*V*PW-1:0] sa_port;      // the port each input VC asks for (primary or alternative)
   logic [P*V-1:0]    sa_alt;       // ... it is the alternative (always 0 without ALT)
   localparam int PP = 1 << PW;
-  logic [PP-1:0]     down_pad;     // port_down_i, indexable by any PW-bit port number
-  assign down_pad = PP'(port_down_i);
-  always_comb begin
-    sa_req  = '0;
-    sa_port = '0;
-    sa_alt  = '0;
-    for (int p = 0; p < P; p++) begin
-      for (int v = 0; v < V; v++) begin
-        logic [PW-1:0]  op, ap;
-        logic [CLW-1:0] oc, ac;
-        logic [VW-1:0]  ov;
-        logic           pri_ok, use_alt, alt_up;
-        op = '0; oc = '0; ap = '0; ac = '0; ov = '0;
-        pri_ok  = 1'b0;
-        use_alt = 1'b0;
-        alt_up  = 1'b0;
-        // (Only a VC with a flit at its front asks: a simulator skips the empty ones.)
-        if (vc_valid[p][v]) begin
-          if (vc_active[p][v]) begin
-            op = vc_oport[p][v*PW +: PW];
-            ov = vc_outvc[p][v*VW +: VW];
-            sa_req[p*V + v] = out_credit[op][ov];
-          end else begin
-            op = vc_meta[p][v*MW + HX_META_PORT +: PW];
-            oc = vc_meta[p][v*MW + HX_META_CLASS +: CLW];
-            // A head whose own port is down waits for its alternative when that one is up (and
-            // drains into the dead link only when there is none).
-            if (ALT != 0) begin
-              ap = vc_meta[p][v*MW + HX_META_ALT_PORT +: PW];
-              ac = vc_meta[p][v*MW + HX_META_ALT_CLASS +: CLW];
-              alt_up = vc_meta[p][v*MW + HX_META_ALT_VALID] && !down_pad[ap];
+  // Without ALT (deterministic routing) the requests are written straight from the VC state: no
+  // alternative, and no scratch variables, which a simulator would store and clear for every VC
+  // every cycle.
+  if (ALT == 0) begin : gen_requests
+    always_comb begin
+      sa_req  = '0;
+      sa_port = '0;
+      sa_alt  = '0;
+      for (int p = 0; p < P; p++) begin
+        for (int v = 0; v < V; v++) begin
+          logic [PW-1:0] op;   // the port the VC asks for
+          op = '0;
+          // (Only a VC with a flit at its front asks: a simulator skips the empty ones.)
+          if (vc_valid[p][v]) begin
+            if (vc_active[p][v]) begin
+              op = vc_oport[p][v*PW +: PW];
+              sa_req[p*V + v] = out_credit[op][vc_outvc[p][v*VW +: VW]];
+            end else begin
+              op = vc_meta[p][v*MW + HX_META_PORT +: PW];
+              sa_req[p*V + v] = (out_free[op] & out_credit[op]
+                                 & class_vcs_q[32'(vc_meta[p][v*MW + HX_META_CLASS +: CLW])*V +: V]
+                                 & vc_allow_q[v*V +: V]) != '0;
             end
-            pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
-                      & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
-            if (!pri_ok && alt_up) begin
-              use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
-                         & vc_allow_q[v*V +: V]) != '0;
-            end
-            sa_req[p*V + v] = pri_ok || use_alt;
+            sa_port[(p*V + v)*PW +: PW] = op;
           end
-          sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
-          sa_alt[p*V + v]             = use_alt;
+        end
+      end
+    end
+  end else begin : gen_requests_alt
+    logic [PP-1:0] down_pad;     // port_down_i, indexable by any PW-bit port number
+    assign down_pad = PP'(port_down_i);
+    always_comb begin
+      sa_req  = '0;
+      sa_port = '0;
+      sa_alt  = '0;
+      for (int p = 0; p < P; p++) begin
+        for (int v = 0; v < V; v++) begin
+          logic [PW-1:0]  op, ap;
+          logic [CLW-1:0] oc, ac;
+          logic [VW-1:0]  ov;
+          logic           pri_ok, use_alt, alt_up;
+          op = '0; oc = '0; ap = '0; ac = '0; ov = '0;
+          pri_ok  = 1'b0;
+          use_alt = 1'b0;
+          alt_up  = 1'b0;
+          // (Only a VC with a flit at its front asks: a simulator skips the empty ones.)
+          if (vc_valid[p][v]) begin
+            if (vc_active[p][v]) begin
+              op = vc_oport[p][v*PW +: PW];
+              ov = vc_outvc[p][v*VW +: VW];
+              sa_req[p*V + v] = out_credit[op][ov];
+            end else begin
+              op = vc_meta[p][v*MW + HX_META_PORT +: PW];
+              oc = vc_meta[p][v*MW + HX_META_CLASS +: CLW];
+              // A head whose own port is down waits for its alternative when that one is up (and
+              // drains into the dead link only when there is none).
+              if (ALT != 0) begin
+                ap = vc_meta[p][v*MW + HX_META_ALT_PORT +: PW];
+                ac = vc_meta[p][v*MW + HX_META_ALT_CLASS +: CLW];
+                alt_up = vc_meta[p][v*MW + HX_META_ALT_VALID] && !down_pad[ap];
+              end
+              pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
+                        & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
+              if (!pri_ok && alt_up) begin
+                use_alt = (out_free[ap] & out_credit[ap] & class_vcs_q[32'(ac)*V +: V]
+                           & vc_allow_q[v*V +: V]) != '0;
+              end
+              sa_req[p*V + v] = pri_ok || use_alt;
+            end
+            sa_port[(p*V + v)*PW +: PW] = use_alt ? ap : op;
+            sa_alt[p*V + v]             = use_alt;
+          end
         end
       end
     end
@@ -230,10 +275,11 @@ module hx_router_core #(
   logic [P-1:0]    send_head;
   logic [P-1:0]    send_tail;
   logic [P*VW-1:0] send_vc;
-  logic [VW-1:0]   va_vc  [P];
+  logic [P*VW-1:0] va_vc;      // output o: [o*VW +: VW]
   logic [P-1:0]    va_ok;
-  logic [V-1:0]    va_cand [P];
+  logic [P*V-1:0]  va_cand;    // output o: [o*V +: V]
   logic [P-1:0]    va_alloc;
+  logic [P*VW-1:0] keep_vc;    // output o: the output VC a body or tail flit's packet holds
 
   // (Each output's work is guarded by its having a winner: a simulator then pays for the outputs
   // that send, not for all P. An output without one hands its VC allocator no request.)
@@ -241,6 +287,8 @@ module hx_router_core #(
     send_head = '0;
     send_tail = '0;
     va_alloc  = '0;
+    va_cand   = '0;
+    keep_vc   = '0;
     for (int o = 0; o < P; o++) begin
       logic [PW-1:0]  wi;   // winning input
       logic [VW-1:0]  wv;   // its VC
@@ -248,19 +296,22 @@ module hx_router_core #(
       wi = '0;
       wv = '0;
       wc = '0;
-      va_cand[o] = '0;
       if (out_valid[o]) begin
         wi = out_in[o*PW +: PW];
         wv = sel_vc[32'(wi)*VW +: VW];
         send_head[o] = vc_meta[wi][32'(wv)*MW + HX_META_HEAD];
         send_tail[o] = vc_meta[wi][32'(wv)*MW + HX_META_TAIL];
         va_alloc[o]  = !vc_active[wi][wv];
-        // (The class of a head that takes its alternative port is the alternative's.)
-        wc = (ALT != 0 && sa_alt[32'(wi)*V + 32'(wv)])
-           ? vc_meta[wi][32'(wv)*MW + HX_META_ALT_CLASS +: CLW]
-           : vc_meta[wi][32'(wv)*MW + HX_META_CLASS +: CLW];
-        va_cand[o]   = out_free[o] & out_credit[o] & class_vcs_q[32'(wc)*V +: V]
-                     & vc_allow_q[32'(wv)*V +: V];
+        if (vc_active[wi][wv]) begin
+          keep_vc[o*VW +: VW] = vc_outvc[wi][32'(wv)*VW +: VW];
+        end else begin
+          // (The class of a head that takes its alternative port is the alternative's.)
+          wc = (ALT != 0 && sa_alt[32'(wi)*V + 32'(wv)])
+             ? vc_meta[wi][32'(wv)*MW + HX_META_ALT_CLASS +: CLW]
+             : vc_meta[wi][32'(wv)*MW + HX_META_CLASS +: CLW];
+          va_cand[o*V +: V] = out_free[o] & out_credit[o] & class_vcs_q[32'(wc)*V +: V]
+                            & vc_allow_q[32'(wv)*V +: V];
+        end
       end
     end
   end
@@ -276,33 +327,25 @@ module hx_router_core #(
       grant_port[p] = '0;
     end
     for (int o = 0; o < P; o++) begin
-      logic [PW-1:0] wi;
-      logic [VW-1:0] wv;
       logic [VW-1:0] ov;
-      wi = '0;
-      wv = '0;
       ov = '0;
       if (out_valid[o]) begin
-        wi = out_in[o*PW +: PW];
-        wv = sel_vc[32'(wi)*VW +: VW];
-        ov = vc_active[wi][wv] ? vc_outvc[wi][32'(wv)*VW +: VW] : va_vc[o];
+        ov = va_alloc[o] ? va_vc[o*VW +: VW] : keep_vc[o*VW +: VW];
         send_vc[o*VW +: VW] = ov;
-        in_outvc[wi]   = ov;
-        grant_port[wi] = PW'(o);
+        in_outvc[out_in[o*PW +: PW]]   = ov;
+        grant_port[out_in[o*PW +: PW]] = PW'(o);
       end
     end
   end
 
-  for (genvar o = 0; o < P; o++) begin : gen_va
-    hx_vc_alloc #(.V(V), .VW(VW)) u_va (
-      .clk_i        (clk_i),
-      .rst_i        (rst_i),
-      .alloc_i      (va_alloc[o]),
-      .candidates_i (va_cand[o]),
-      .vc_o         (va_vc[o]),
-      .ok_o         (va_ok[o])
-    );
-  end
+  hx_vc_alloc #(.P(P), .V(V), .VW(VW)) u_va (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .alloc_i      (va_alloc),
+    .candidates_i (va_cand),
+    .vc_o         (va_vc),
+    .ok_o         (va_ok)
+  );
 
   // ---- crossbar and output units -------------------------------------------------------------
   // The crossbar: each output unit registers the payload of the input that won it (read only

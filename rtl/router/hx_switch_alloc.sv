@@ -38,29 +38,33 @@ module hx_switch_alloc #(
   logic [PW-1:0] out_ptr_q  [P];
   logic [PW-1:0] out_ptr2_q [P];
 
-  // Results of the process below, kept for the pointer updates and the assertions.
-  logic [P-1:0]  in_any;       // input p put a VC forward in iteration 1 ...
-  logic [VW-1:0] in_idx [P];   // ... this one
-  logic [P-1:0]  out_any;      // output o has an iteration-1 winner ...
-  logic [PW-1:0] out_idx [P];  // ... this input
+  // Results of the process below, kept for the pointer updates and the assertions. Each input's
+  // iteration-1 pick (replaced by its iteration-2 pick when that one wins) and each output's winner
+  // are written straight into in_vc_o and out_in_o (an input wins in one iteration at most, and an
+  // output is taken in one at most): no per-port copies of them.
+  logic [P-1:0]  in_any;       // input p put a VC forward in iteration 1
+  logic [P-1:0]  out_any;      // output o has an iteration-1 winner
   logic [P-1:0]  win1;
   logic [P-1:0]  any2;
-  logic [VW-1:0] pick2 [P];
   logic [P-1:0]  out_any2;
-  logic [PW-1:0] out_idx2 [P];
   logic [P-1:0]  win2;
 
   logic [PW-1:0] in_port [P];   // the output each input's iteration-1 pick asks for
   logic [PW-1:0] port2 [P];     // ... and its iteration-2 pick
+  logic [VW-1:0] pick2 [P];     // an input's iteration-2 pick (its VC only if that pick wins)
   logic [P-1:0]  lost1;
   localparam int PP = 1 << PW;  // every PW-bit port number, so a request never indexes past oreq
   logic [P-1:0]  oreq [PP];     // scratch: the inputs asking for each output
   logic [V-1:0]  req2;          // scratch: one input's iteration-2 requests
+  logic [VW-1:0] pick;          // scratch: one input's pick
+  logic [PW-1:0] won;           // scratch: one output's winner
   always_comb begin
     in_vc_o  = '0;
     out_in_o = '0;
     for (int o = 0; o < PP; o++) oreq[o] = '0;
     req2     = '0;
+    pick     = '0;
+    won      = '0;
     in_any   = '0;
     out_any  = '0;
     win1     = '0;
@@ -68,14 +72,9 @@ module hx_switch_alloc #(
     out_any2 = '0;
     win2     = '0;
     for (int p = 0; p < P; p++) begin
-      in_idx[p]  = '0;
-      pick2[p]   = '0;
       in_port[p] = '0;
       port2[p]   = '0;
-    end
-    for (int o = 0; o < P; o++) begin
-      out_idx[o]  = '0;
-      out_idx2[o] = '0;
+      pick2[p]   = '0;
     end
     lost1 = '0;
     if (req_i != '0) begin
@@ -83,8 +82,9 @@ module hx_switch_alloc #(
       for (int p = 0; p < P; p++) begin
         if (req_i[p*V +: V] != '0) begin
           in_any[p] = 1'b1;
-          in_idx[p] = VW'(hx_rr_pick(64'(req_i[p*V +: V]), 6'(in_ptr_q[p])));
-          in_port[p] = port_i[(p*V + 32'(in_idx[p]))*PW +: PW];
+          pick = VW'(hx_rr_pick(64'(req_i[p*V +: V]), 6'(in_ptr_q[p])));
+          in_vc_o[p*VW +: VW] = pick;
+          in_port[p] = port_i[(p*V + 32'(pick))*PW +: PW];
         end
       end
       // Iteration 1, outputs: each picks one of the inputs whose pick asks for it. (The requests
@@ -95,8 +95,9 @@ module hx_switch_alloc #(
       for (int o = 0; o < P; o++) begin
         if (oreq[o] != '0) begin
           out_any[o] = 1'b1;
-          out_idx[o] = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o])));
-          win1[out_idx[o]] = 1'b1;
+          won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o])));
+          out_in_o[o*PW +: PW] = won;
+          win1[won] = 1'b1;
         end
       end
       lost1 = in_any & ~win1;
@@ -109,7 +110,7 @@ module hx_switch_alloc #(
               req2[v] = req_i[p*V + v] && !out_any[port_i[(p*V + v)*PW +: PW]];
             end
             if (req2 != '0) begin
-              any2[p]  = 1'b1;
+              any2[p] = 1'b1;
               pick2[p] = VW'(hx_rr_pick(64'(req2), 6'(in_ptr2_q[p])));
               port2[p] = port_i[(p*V + 32'(pick2[p]))*PW +: PW];
             end
@@ -124,18 +125,14 @@ module hx_switch_alloc #(
           for (int o = 0; o < P; o++) begin
             if (oreq[o] != '0) begin
               out_any2[o] = 1'b1;
-              out_idx2[o] = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr2_q[o])));
-              win2[out_idx2[o]] = 1'b1;
+              won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr2_q[o])));
+              out_in_o[o*PW +: PW] = won;
+              win2[won] = 1'b1;
+              in_vc_o[32'(won)*VW +: VW] = pick2[won];   // the input's VC is the one that won
             end
           end
         end
       end
-    end
-    for (int p = 0; p < P; p++) begin
-      in_vc_o[p*VW +: VW] = win2[p] ? pick2[p] : in_idx[p];
-    end
-    for (int o = 0; o < P; o++) begin
-      out_in_o[o*PW +: PW] = out_any[o] ? out_idx[o] : out_idx2[o];
     end
     out_valid_o = out_any | out_any2;
     in_win_o    = win1 | win2;
@@ -151,11 +148,21 @@ module hx_switch_alloc #(
         out_ptr2_q[p] <= '0;
       end
     end else if (req_i != '0) begin
+      // (Each pointer from the VC an input won with and the input each output took.)
       for (int p = 0; p < P; p++) begin
-        if (win1[p]) in_ptr_q[p]  <= (32'(in_idx[p]) == V - 1) ? '0 : in_idx[p] + VW'(1);
-        if (win2[p]) in_ptr2_q[p] <= (32'(pick2[p]) == V - 1) ? '0 : pick2[p] + VW'(1);
-        if (out_any[p])  out_ptr_q[p]  <= (32'(out_idx[p]) == P - 1) ? '0 : out_idx[p] + PW'(1);
-        if (out_any2[p]) out_ptr2_q[p] <= (32'(out_idx2[p]) == P - 1) ? '0 : out_idx2[p] + PW'(1);
+        if (win1[p]) begin
+          in_ptr_q[p] <= (32'(in_vc_o[p*VW +: VW]) == V - 1) ? '0 : in_vc_o[p*VW +: VW] + VW'(1);
+        end
+        if (win2[p]) begin
+          in_ptr2_q[p] <= (32'(in_vc_o[p*VW +: VW]) == V - 1) ? '0 : in_vc_o[p*VW +: VW] + VW'(1);
+        end
+        if (out_any[p]) begin
+          out_ptr_q[p] <= (32'(out_in_o[p*PW +: PW]) == P - 1) ? '0 : out_in_o[p*PW +: PW] + PW'(1);
+        end
+        if (out_any2[p]) begin
+          out_ptr2_q[p] <= (32'(out_in_o[p*PW +: PW]) == P - 1) ? '0
+                                                                  : out_in_o[p*PW +: PW] + PW'(1);
+        end
       end
     end
   end
@@ -171,7 +178,7 @@ module hx_switch_alloc #(
     seen = '0;
     won_twice = '0;
     for (int o = 0; o < P; o++) begin
-      g = (out_any[o] ? (P'(1) << out_idx[o]) : '0) | (out_any2[o] ? (P'(1) << out_idx2[o]) : '0);
+      g = (out_any[o] || out_any2[o]) ? (P'(1) << out_in_o[o*PW +: PW]) : '0;
       won_twice = won_twice | (seen & g);
       seen = seen | g;
     end

@@ -44,13 +44,6 @@ module hx_vc_buffer #(
   logic [CW-1:0] count_q  [V];
   logic          overflow_q;
 
-  logic          wr_ok;
-  logic          inc;          // VC wr_vc_i gains a flit this cycle
-  logic          dec;          // VC deq_vc_i loses its front this cycle
-  assign wr_ok = wr_valid_i && (32'(count_q[wr_vc_i]) < D);
-  assign inc   = wr_ok && 32'(wr_vc_i) < V;
-  assign dec   = deq_i && 32'(deq_vc_i) < V && count_q[deq_vc_i] != '0;
-
   // The front of every VC is kept in registers (front_valid_q, front_meta_q) that change only
   // when a flit is written into an empty VC or a VC's front leaves: the allocators read them every
   // cycle, and a simulator then pays per flit for them, not per VC and cycle.
@@ -65,17 +58,24 @@ module hx_vc_buffer #(
   // bits per port and cycle for nothing.
   assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
 
-  // Storage has no reset: a slot's contents are only used after it was written.
+  // Storage has no reset: a slot's contents are only used after it was written. A flit is stored
+  // when its VC has room.
   always_ff @(posedge clk_i) begin
-    if (wr_ok) begin
+    if (wr_valid_i && 32'(count_q[wr_vc_i]) < D) begin
       data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_data_i;
       meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_meta_i;
     end
   end
 
-  // The slot after a VC's front (its next front when the front leaves).
-  logic [PW-1:0] deq_next;
-  assign deq_next = (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+  // Scratch values of the process below: what this cycle's write and dequeue do, worked out in
+  // the process (in a cycle with either), not as nets a simulator would evaluate every cycle.
+  // Written with blocking assignments and read only after, in the same process (hence the BLKSEQ
+  // waiver there); declared here, not inside the process, because a variable declared in a block
+  // makes that block a scope, and the assertions' %m would then name it instead of this buffer.
+  logic          wr_ok;      // the flit written fits: its VC has room
+  logic          inc;        // VC wr_vc_i gains a flit this cycle
+  logic          dec;        // VC deq_vc_i loses its front this cycle
+  logic [PW-1:0] deq_next;   // the slot after VC deq_vc_i's front (its next front)
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -90,6 +90,12 @@ module hx_vc_buffer #(
     end else if (wr_valid_i || deq_i) begin
       // Only the VCs written and read this cycle move (a simulator pays per flit, not per VC);
       // a write and a read of one VC leave its count as it was.
+      /* verilator lint_off BLKSEQ */
+      wr_ok    = wr_valid_i && (32'(count_q[wr_vc_i]) < D);
+      inc      = wr_ok && 32'(wr_vc_i) < V;
+      dec      = deq_i && 32'(deq_vc_i) < V && count_q[deq_vc_i] != '0;
+      deq_next = (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+      /* verilator lint_on BLKSEQ */
       if (inc) begin
         wr_ptr_q[wr_vc_i] <= (32'(wr_ptr_q[wr_vc_i]) == D - 1) ? '0 : wr_ptr_q[wr_vc_i] + PW'(1);
         // A flit written into an empty VC is its front from the next cycle.
@@ -114,26 +120,26 @@ module hx_vc_buffer #(
       if (inc && !(dec && deq_vc_i == wr_vc_i)) count_q[wr_vc_i] <= count_q[wr_vc_i] + CW'(1);
       if (dec && !(inc && deq_vc_i == wr_vc_i)) count_q[deq_vc_i] <= count_q[deq_vc_i] - CW'(1);
       if (wr_valid_i && !wr_ok) overflow_q <= 1'b1;
+`ifdef HX_ASSERT
+      // ---- assertions (rtl/common/hx_assert.svh) -------------------------------------------
+      // One test of the conditions below; the assertions only when it fails (hx_output_unit).
+      // (A write that does not count is one to a VC that does not exist or is full; a dequeue that
+      // does not count, one from a VC that does not exist or is empty.)
+      if ((wr_valid_i && !inc) || (deq_i && !dec)) begin
+        assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+          "%m: flit written on VC %0d of %0d", wr_vc_i, V));
+        assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(
+          "%m: VC buffer overflow: flit written into full VC %0d (%0d slots), sent without a %s",
+          wr_vc_i, D, "credit"));
+        assert (!deq_i || dec) else hx_rtl_assert_failed(
+          $sformatf("%m: VC buffer underflow: dequeue from empty VC %0d", deq_vc_i));
+      end
+`endif
     end
   end
   assign overflow_o = overflow_q;
 
-  // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
-  always_ff @(posedge clk_i) begin
-    // One test of the conditions below; the assertions only when it fails (hx_output_unit).
-    // (A write that does not count is one to a VC that does not exist or is full; a dequeue that
-    // does not count, one from a VC that does not exist or is empty.)
-    if (!rst_i && ((wr_valid_i && !inc) || (deq_i && !dec))) begin
-      assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
-        "%m: flit written on VC %0d of %0d", wr_vc_i, V));
-      assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(
-        "%m: VC buffer overflow: flit written into full VC %0d (%0d slots), sent without a credit",
-        wr_vc_i, D));
-      assert (!deq_i || (32'(deq_vc_i) < V && count_q[deq_vc_i] != '0)) else hx_rtl_assert_failed(
-        $sformatf("%m: VC buffer underflow: dequeue from empty VC %0d", deq_vc_i));
-    end
-  end
 `endif
 endmodule

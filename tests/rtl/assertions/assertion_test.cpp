@@ -103,8 +103,8 @@ TEST(VcAllocAssertions, AllocationWithoutCandidateFires) {
   EXPECT_EQ(take_sorted(), Messages{});
   m.candidates_i = 0;
   clock_edge_portable(m);
-  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_vc_alloc: VC allocation with no candidate (no VC of "
-                                    "the class free with a credit)"});
+  EXPECT_EQ(take_sorted(), Messages{"TOP.hx_vc_alloc: VC allocation with no candidate at outputs 1 "
+                                    "(bit o: output o; no VC of the class free with a credit)"});
 }
 
 // ---- hx_output_unit ----------------------------------------------------------------------------
