@@ -31,7 +31,7 @@ module hx_arb_rr #(
     if (rst_i) begin
       ptr_q <= '0;
     end else if (accept_i && any_o) begin
-      ptr_q <= (32'(grant_idx_o) == N - 1) ? '0 : grant_idx_o + IW'(1);
+      ptr_q <= IW'(hx_rr_next(6'(grant_idx_o), N));
     end
   end
 

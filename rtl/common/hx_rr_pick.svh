@@ -4,7 +4,8 @@
 // zero-extended to 64 bits and 6 bits, the widest arbiter the product builds (a 64-port tree
 // switch); the result is the winner's index, and is 0 when nobody asks (callers test req != 0
 // themselves).
-// Included inside a module (`include "hx_rr_pick.svh"), like hx_flit.svh.
+// Included inside a module (`include "hx_rr_pick.svh"), like hx_flit.svh; hx_rr_next below is
+// the pointer move that goes with it.
 function automatic logic [5:0] hx_rr_pick(input logic [63:0] req, input logic [5:0] ptr);
   // (Prefixed: lint (VARHIDDEN) flags locals named like a signal of an enclosing scope.)
   logic [63:0] rr_upper;   // requests at or after the pointer
@@ -20,4 +21,10 @@ function automatic logic [5:0] hx_rr_pick(input logic [63:0] req, input logic [5
   hx_rr_pick[3] = (rr_grant & 64'hFF00_FF00_FF00_FF00) != '0;
   hx_rr_pick[4] = (rr_grant & 64'hFFFF_0000_FFFF_0000) != '0;
   hx_rr_pick[5] = (rr_grant & 64'hFFFF_FFFF_0000_0000) != '0;
+endfunction
+
+// The pointer after a pick that won: just past the winner `idx` of `n` requesters, wrapping
+// around (every round-robin arbiter moves its pointer so, and only when its pick is taken).
+function automatic logic [5:0] hx_rr_next(input logic [5:0] idx, input int n);
+  hx_rr_next = (32'(idx) == n - 1) ? 6'd0 : idx + 6'd1;
 endfunction

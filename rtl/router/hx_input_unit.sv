@@ -109,7 +109,6 @@ module hx_input_unit #(
     end
   end
 
-
   // ---- assertions (rtl/common/hx_assert.svh) ---------------------------------------------------
 `ifdef HX_ASSERT
   `include "hx_assert.svh"

@@ -236,11 +236,9 @@ module hx_router_core #(
               oc = vc_meta[p][v*MW + HX_META_CLASS +: CLW];
               // A head whose own port is down waits for its alternative when that one is up (and
               // drains into the dead link only when there is none).
-              if (ALT != 0) begin
-                ap = vc_meta[p][v*MW + HX_META_ALT_PORT +: PW];
-                ac = vc_meta[p][v*MW + HX_META_ALT_CLASS +: CLW];
-                alt_up = vc_meta[p][v*MW + HX_META_ALT_VALID] && !down_pad[ap];
-              end
+              ap = vc_meta[p][v*MW + HX_META_ALT_PORT +: PW];
+              ac = vc_meta[p][v*MW + HX_META_ALT_CLASS +: CLW];
+              alt_up = vc_meta[p][v*MW + HX_META_ALT_VALID] && !down_pad[ap];
               pri_ok = (out_free[op] & out_credit[op] & class_vcs_q[32'(oc)*V +: V]
                         & vc_allow_q[v*V +: V]) != '0 && !(down_pad[op] && alt_up);
               if (!pri_ok && alt_up) begin

@@ -150,19 +150,10 @@ module hx_switch_alloc #(
     end else if (req_i != '0) begin
       // (Each pointer from the VC an input won with and the input each output took.)
       for (int p = 0; p < P; p++) begin
-        if (win1[p]) begin
-          in_ptr_q[p] <= (32'(in_vc_o[p*VW +: VW]) == V - 1) ? '0 : in_vc_o[p*VW +: VW] + VW'(1);
-        end
-        if (win2[p]) begin
-          in_ptr2_q[p] <= (32'(in_vc_o[p*VW +: VW]) == V - 1) ? '0 : in_vc_o[p*VW +: VW] + VW'(1);
-        end
-        if (out_any[p]) begin
-          out_ptr_q[p] <= (32'(out_in_o[p*PW +: PW]) == P - 1) ? '0 : out_in_o[p*PW +: PW] + PW'(1);
-        end
-        if (out_any2[p]) begin
-          out_ptr2_q[p] <= (32'(out_in_o[p*PW +: PW]) == P - 1) ? '0
-                                                                  : out_in_o[p*PW +: PW] + PW'(1);
-        end
+        if (win1[p])     in_ptr_q[p]   <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
+        if (win2[p])     in_ptr2_q[p]  <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
+        if (out_any[p])  out_ptr_q[p]  <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
+        if (out_any2[p]) out_ptr2_q[p] <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
       end
     end
   end

@@ -45,7 +45,7 @@ module hx_vc_alloc #(
       for (int o = 0; o < P; o++) ptr_q[o] <= '0;
     end else if (ok_o != '0) begin
       for (int o = 0; o < P; o++) begin
-        if (ok_o[o]) ptr_q[o] <= (32'(vc_o[o*VW +: VW]) == V - 1) ? '0 : vc_o[o*VW +: VW] + VW'(1);
+        if (ok_o[o]) ptr_q[o] <= VW'(hx_rr_next(6'(vc_o[o*VW +: VW]), V));
       end
     end
   end
