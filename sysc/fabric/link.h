@@ -60,6 +60,13 @@ class alignas(64) Link {
   bool credits_pending() const {
     return credits_sent_.load(std::memory_order_relaxed) != credits_taken_.load(std::memory_order_relaxed);
   }
+  // How many flits / valid credits were sent and not yet taken (same rules as the two above).
+  std::uint64_t flits_waiting() const {
+    return sent_.load(std::memory_order_relaxed) - taken_.load(std::memory_order_relaxed);
+  }
+  std::uint64_t credits_waiting() const {
+    return credits_sent_.load(std::memory_order_relaxed) - credits_taken_.load(std::memory_order_relaxed);
+  }
 
   // Receiver side, before its tick in cycle `now`. The slot is consumed (made invalid).
   bool has_flit(std::uint64_t now) const { return flits_[now & mask_].valid; }

@@ -82,5 +82,28 @@ TEST(Link, PendingCountersFollowRankExchange) {
   EXPECT_FALSE(receiver.credits_pending());
 }
 
+// What LinkExchange sizes a window's message by: flits and valid credits sent and not yet taken.
+TEST(Link, WaitingCountsWhatWasSentAndNotTaken) {
+  Link link(3);
+  EXPECT_EQ(link.flits_waiting(), 0u);
+  Flit f;
+  f.valid = true;
+  link.send_flit(10, f);                    // arrival 14
+  link.send_flit(11, f);                    // arrival 15
+  link.send_credit(10, Credit{true, 1});
+  link.send_credit(11, Credit{false, 0});   // an invalid credit is not counted
+  EXPECT_EQ(link.flits_waiting(), 2u);
+  EXPECT_EQ(link.credits_waiting(), 1u);
+  Flit g;
+  Credit c;
+  ASSERT_TRUE(link.pull_flit(14, g));
+  EXPECT_EQ(link.flits_waiting(), 1u);
+  ASSERT_TRUE(link.pull_credit(14, c));
+  EXPECT_FALSE(link.pull_credit(15, c));
+  EXPECT_EQ(link.credits_waiting(), 0u);
+  link.take_flit(15);
+  EXPECT_EQ(link.flits_waiting(), 0u);
+}
+
 }  // namespace
 }  // namespace hxemu::sysc
