@@ -17,6 +17,14 @@ void put_bytes(std::string& s, const T& v) {
   s.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
+// The same bytes written in place at `w` (a message sized beforehand), advancing `w`.
+template <class T>
+void put_bytes_at(char*& w, const T& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::memcpy(w, &v, sizeof v);
+  w += sizeof v;
+}
+
 template <class T>
 T get_bytes(const std::string& s, std::size_t& pos) {
   static_assert(std::is_trivially_copyable_v<T>);

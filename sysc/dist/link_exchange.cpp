@@ -1,6 +1,5 @@
 #include "sysc/dist/link_exchange.h"
 
-#include <cstring>
 #include <map>
 #include <stdexcept>
 
@@ -59,20 +58,16 @@ void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
     std::string& s = out_[i];
     s.resize(bytes);
     char* w = s.data();
-    auto put = [&w](const auto& v) {
-      std::memcpy(w, &v, sizeof v);
-      w += sizeof v;
-    };
     for (int l : peer.send_flits) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
       const auto n = static_cast<std::uint32_t>(link.flits_waiting());
-      put(n);
+      put_bytes_at(w, n);
       Flit f;
       for (std::uint64_t a = a0, left = n; left > 0 && a < a0 + (t1 - t0); ++a) {
         if (!link.pull_flit(a, f)) continue;
-        put(static_cast<std::uint32_t>(a - a0));
-        put(f);
+        put_bytes_at(w, static_cast<std::uint32_t>(a - a0));
+        put_bytes_at(w, f);
         --left;
       }
       flits_sent_ += n;
@@ -81,12 +76,12 @@ void LinkExchange::exchange(std::uint64_t t0, std::uint64_t t1) {
       Link& link = net.link(l);
       const std::uint64_t a0 = t0 + 1 + static_cast<std::uint64_t>(link.latency());
       const auto n = static_cast<std::uint32_t>(link.credits_waiting());
-      put(n);
+      put_bytes_at(w, n);
       Credit c;
       for (std::uint64_t a = a0, left = n; left > 0 && a < a0 + (t1 - t0); ++a) {
         if (!link.pull_credit(a, c)) continue;
-        put(static_cast<std::uint32_t>(a - a0));
-        put(c.vc);
+        put_bytes_at(w, static_cast<std::uint32_t>(a - a0));
+        put_bytes_at(w, c.vc);
         --left;
       }
     }
