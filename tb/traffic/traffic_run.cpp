@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <unordered_map>
 
@@ -327,13 +329,30 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     }
   };
   {
+    // Under mpirun each rank traces its share of the pairs (every rank lists the same pairs in the
+    // same order: its scoreboard is whole) and the shares are gathered; each rank's threads split
+    // its share.
+    const std::size_t ranks = static_cast<std::size_t>(sysc::Ranks::size());
+    const std::size_t me = static_cast<std::size_t>(sysc::Ranks::rank());
+    auto share_begin = [&](std::size_t r) { return r * paths.size() / ranks; };
+    const std::size_t lo = share_begin(me), hi = share_begin(me + 1);
     const std::size_t t = static_cast<std::size_t>(std::max(1, ts.harness().threads()));
     std::vector<std::thread> helpers;
     for (std::size_t k = 1; k < t; ++k) {
-      helpers.emplace_back(trace_pairs, k * paths.size() / t, (k + 1) * paths.size() / t);
+      helpers.emplace_back(trace_pairs, lo + k * (hi - lo) / t, lo + (k + 1) * (hi - lo) / t);
     }
-    trace_pairs(0, paths.size() / t);
+    trace_pairs(lo, lo + (hi - lo) / t);
     for (auto& h : helpers) h.join();
+    if (ranks > 1) {
+      std::string mine(reinterpret_cast<const char*>(paths.data() + lo), (hi - lo) * sizeof(PairPath));
+      const std::vector<std::string> all = sysc::Ranks::all_gather(mine);
+      for (std::size_t r = 0; r < ranks; ++r) {
+        if (all[r].size() != (share_begin(r + 1) - share_begin(r)) * sizeof(PairPath)) {
+          throw std::logic_error("traffic: rank " + std::to_string(r) + " traced a different share of the pairs");
+        }
+        std::memcpy(paths.data() + share_begin(r), all[r].data(), all[r].size());
+      }
+    }
   }
   double hops = 0, model = 0, board_part = 0, tree_part = 0;
   std::uint64_t with_tree = 0;
