@@ -71,29 +71,44 @@ void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id,
 // partitions' logs (empty until then: each partition is stepped by one rank), so each partition's
 // events keep their order.
 void PartitionEvents::share_between_ranks() {
-  std::string mine;
+  // The message and the gathered bytes live in buffers kept between flushes, the message sized
+  // before it is written: a chunk's events are a few 100 KB, and allocating them afresh each time
+  // had the heap's top grow and shrink every chunk (each regrowth a fresh, zeroed huge page).
+  std::size_t bytes = 0;
+  for (const EventLog& log : logs_) {
+    if (log.events().empty()) continue;
+    bytes += sizeof(std::uint32_t) + sizeof(std::uint64_t);
+    for (const TbEvent& e : log.events()) bytes += kEventBytes + e.what.size();
+  }
+  share_out_.resize(bytes);
+  char* w = share_out_.data();
   for (std::size_t p = 0; p < logs_.size(); ++p) {
-    auto& ev = logs_[p].events();
+    const auto& ev = logs_[p].events();
     if (ev.empty()) continue;
-    sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(p));
-    sysc::put_bytes<std::uint64_t>(mine, ev.size());
+    sysc::put_bytes_at<std::uint32_t>(w, static_cast<std::uint32_t>(p));
+    sysc::put_bytes_at<std::uint64_t>(w, ev.size());
     for (const TbEvent& e : ev) {
-      sysc::put_bytes(mine, e.kind);
-      sysc::put_bytes(mine, e.cycle);
-      sysc::put_bytes(mine, e.node);
-      sysc::put_bytes(mine, e.id);
-      sysc::put_bytes(mine, e.latency);
-      sysc::put_bytes(mine, e.delivery);
-      sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(e.what.size()));
-      mine += e.what;
+      sysc::put_bytes_at(w, e.kind);
+      sysc::put_bytes_at(w, e.cycle);
+      sysc::put_bytes_at(w, e.node);
+      sysc::put_bytes_at(w, e.id);
+      sysc::put_bytes_at(w, e.latency);
+      sysc::put_bytes_at(w, e.delivery);
+      sysc::put_bytes_at<std::uint32_t>(w, static_cast<std::uint32_t>(e.what.size()));
+      std::memcpy(w, e.what.data(), e.what.size());
+      w += e.what.size();
     }
   }
-  const std::vector<std::string> all = sysc::Ranks::all_gather(mine);
-  for (std::size_t r = 0; r < all.size(); ++r) {
+  if (w != share_out_.data() + share_out_.size()) {
+    throw std::logic_error("testbench events: message size miscounted");
+  }
+  sysc::Ranks::all_gather(share_out_, share_in_, share_at_);
+  const std::string& s = share_in_;
+  for (std::size_t r = 0; r + 1 < share_at_.size(); ++r) {
     if (static_cast<int>(r) == sysc::Ranks::rank()) continue;
-    const std::string& s = all[r];
-    std::size_t pos = 0;
-    while (pos < s.size()) {
+    std::size_t pos = share_at_[r];
+    const std::size_t end = share_at_[r + 1];
+    while (pos < end) {
       const auto p = sysc::get_bytes<std::uint32_t>(s, pos);
       const auto n = sysc::get_bytes<std::uint64_t>(s, pos);
       auto& ev = log(static_cast<int>(p), nullptr).events();
@@ -106,12 +121,13 @@ void PartitionEvents::share_between_ranks() {
         e.latency = sysc::get_bytes<int>(s, pos);
         e.delivery = sysc::get_bytes<Delivery>(s, pos);
         const auto len = sysc::get_bytes<std::uint32_t>(s, pos);
-        if (pos + len > s.size()) throw std::runtime_error("testbench events: short message from a rank");
-        e.what = s.substr(pos, len);
+        if (pos + len > end) throw std::runtime_error("testbench events: short message from a rank");
+        e.what.assign(s, pos, len);
         pos += len;
         ev.push_back(std::move(e));
       }
     }
+    if (pos != end) throw std::runtime_error("testbench events: a rank's message overruns its share");
   }
 }
 

@@ -43,6 +43,7 @@ class EventLog final : public EndpointObserver {
   void cable(std::uint64_t id, int latency, std::uint64_t now);
 
   std::vector<TbEvent>& events() { return events_; }
+  const std::vector<TbEvent>& events() const { return events_; }
 
  private:
   const std::uint64_t* clock_;
@@ -66,6 +67,15 @@ class PartitionEvents {
   std::deque<EventLog> logs_;          // by partition; deque: references stay valid
   std::vector<TbEvent*> order_;        // flush's scratch: the events in hand-over order
   std::vector<std::size_t> slot_;      // flush's scratch: events per cycle, then where each goes
+  // share_between_ranks' buffers, kept so that a flush under mpirun allocates nothing once grown:
+  // this rank's message, every rank's messages, and where each begins
+  std::string share_out_;
+  std::string share_in_;
+  std::vector<std::size_t> share_at_;
+  // Bytes of an event in a message, without its text (the fields share_between_ranks writes)
+  static constexpr std::size_t kEventBytes = sizeof(TbEvent::Kind) + sizeof(std::uint64_t) + sizeof(int) +
+                                             sizeof(std::uint64_t) + sizeof(int) + sizeof(Delivery) +
+                                             sizeof(std::uint32_t);
 };
 
 }  // namespace hxemu::tb

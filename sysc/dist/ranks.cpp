@@ -91,8 +91,13 @@ bool Ranks::all(bool v) {
   return x != 0;
 }
 
-std::vector<std::string> Ranks::all_gather(const std::string& mine) {
-  if (g_size == 1) return {mine};
+void Ranks::all_gather(const std::string& mine, std::string& all, std::vector<std::size_t>& at) {
+  at.assign(static_cast<std::size_t>(g_size) + 1, 0);
+  if (g_size == 1) {
+    all.assign(mine);
+    at[1] = mine.size();
+    return;
+  }
   const int len = static_cast<int>(mine.size());
   std::vector<int> lens(static_cast<std::size_t>(g_size)), offs(static_cast<std::size_t>(g_size));
   MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -100,12 +105,20 @@ std::vector<std::string> Ranks::all_gather(const std::string& mine) {
   for (int r = 0; r < g_size; ++r) {
     offs[r] = total;
     total += lens[r];
+    at[static_cast<std::size_t>(r) + 1] = static_cast<std::size_t>(total);
   }
-  std::string all(static_cast<std::size_t>(total), '\0');
+  all.resize(static_cast<std::size_t>(total));
   MPI_Allgatherv(mine.data(), len, MPI_BYTE, all.data(), lens.data(), offs.data(), MPI_BYTE,
                  MPI_COMM_WORLD);
+}
+
+std::vector<std::string> Ranks::all_gather(const std::string& mine) {
+  if (g_size == 1) return {mine};
+  std::string all;
+  std::vector<std::size_t> at;
+  all_gather(mine, all, at);
   std::vector<std::string> out;
-  for (int r = 0; r < g_size; ++r) out.push_back(all.substr(static_cast<std::size_t>(offs[r]), static_cast<std::size_t>(lens[r])));
+  for (int r = 0; r < g_size; ++r) out.push_back(all.substr(at[r], at[r + 1] - at[r]));
   return out;
 }
 
@@ -141,6 +154,10 @@ std::uint64_t Ranks::sum(std::uint64_t v) { return v; }
 std::uint64_t Ranks::max(std::uint64_t v) { return v; }
 bool Ranks::all(bool v) { return v; }
 std::vector<std::string> Ranks::all_gather(const std::string& mine) { return {mine}; }
+void Ranks::all_gather(const std::string& mine, std::string& all, std::vector<std::size_t>& at) {
+  all.assign(mine);
+  at = {0, mine.size()};
+}
 void Ranks::exchange(const std::vector<int>& peers, const std::vector<std::string>&,
                      std::vector<std::string>& in) {
   if (!peers.empty()) throw std::logic_error("Ranks::exchange without MPI");

@@ -35,6 +35,9 @@ class Ranks {
   static bool any(bool v) { return !all(!v); }
   // Every rank's bytes, in rank order, on every rank.
   static std::vector<std::string> all_gather(const std::string& mine);
+  // The same into buffers the caller keeps (a per-window or per-chunk exchange allocates nothing
+  // once they have grown): rank r's bytes are all[at[r], at[r + 1]); `at` gets size() + 1 entries.
+  static void all_gather(const std::string& mine, std::string& all, std::vector<std::size_t>& at);
 
   // Point to point, for the link exchange: sends to each peer its bytes and receives each peer's
   // (peers[i] <-> out[i] / in[i]); sizes need not be known in advance.
