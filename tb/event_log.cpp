@@ -71,36 +71,26 @@ void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id,
 // partitions' logs (empty until then: each partition is stepped by one rank), so each partition's
 // events keep their order.
 void PartitionEvents::share_between_ranks() {
-  // The message and the gathered bytes live in buffers kept between flushes, the message sized
-  // before it is written: a chunk's events are a few 100 KB, and allocating them afresh each time
-  // had the heap's top grow and shrink every chunk (each regrowth a fresh, zeroed huge page).
-  std::size_t bytes = 0;
-  for (const EventLog& log : logs_) {
-    if (log.events().empty()) continue;
-    bytes += sizeof(std::uint32_t) + sizeof(std::uint64_t);
-    for (const TbEvent& e : log.events()) bytes += kEventBytes + e.what.size();
-  }
-  share_out_.resize(bytes);
-  char* w = share_out_.data();
+  // The message and the gathered bytes live in buffers kept between flushes (cleared, capacity
+  // kept): a chunk's events are a few 100 KB, and allocating them afresh each time had the heap's
+  // top grow and shrink every chunk (each regrowth a fresh, zeroed huge page).
+  std::string& mine = share_out_;
+  mine.clear();
   for (std::size_t p = 0; p < logs_.size(); ++p) {
     const auto& ev = logs_[p].events();
     if (ev.empty()) continue;
-    sysc::put_bytes_at<std::uint32_t>(w, static_cast<std::uint32_t>(p));
-    sysc::put_bytes_at<std::uint64_t>(w, ev.size());
+    sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(p));
+    sysc::put_bytes<std::uint64_t>(mine, ev.size());
     for (const TbEvent& e : ev) {
-      sysc::put_bytes_at(w, e.kind);
-      sysc::put_bytes_at(w, e.cycle);
-      sysc::put_bytes_at(w, e.node);
-      sysc::put_bytes_at(w, e.id);
-      sysc::put_bytes_at(w, e.latency);
-      sysc::put_bytes_at(w, e.delivery);
-      sysc::put_bytes_at<std::uint32_t>(w, static_cast<std::uint32_t>(e.what.size()));
-      std::memcpy(w, e.what.data(), e.what.size());
-      w += e.what.size();
+      sysc::put_bytes(mine, e.kind);
+      sysc::put_bytes(mine, e.cycle);
+      sysc::put_bytes(mine, e.node);
+      sysc::put_bytes(mine, e.id);
+      sysc::put_bytes(mine, e.latency);
+      sysc::put_bytes(mine, e.delivery);
+      sysc::put_bytes<std::uint32_t>(mine, static_cast<std::uint32_t>(e.what.size()));
+      mine += e.what;
     }
-  }
-  if (w != share_out_.data() + share_out_.size()) {
-    throw std::logic_error("testbench events: message size miscounted");
   }
   sysc::Ranks::all_gather(share_out_, share_in_, share_at_);
   const std::string& s = share_in_;

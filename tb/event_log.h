@@ -43,7 +43,6 @@ class EventLog final : public EndpointObserver {
   void cable(std::uint64_t id, int latency, std::uint64_t now);
 
   std::vector<TbEvent>& events() { return events_; }
-  const std::vector<TbEvent>& events() const { return events_; }
 
  private:
   const std::uint64_t* clock_;
@@ -72,10 +71,6 @@ class PartitionEvents {
   std::string share_out_;
   std::string share_in_;
   std::vector<std::size_t> share_at_;
-  // Bytes of an event in a message, without its text (the fields share_between_ranks writes)
-  static constexpr std::size_t kEventBytes = sizeof(TbEvent::Kind) + sizeof(std::uint64_t) + sizeof(int) +
-                                             sizeof(std::uint64_t) + sizeof(int) + sizeof(Delivery) +
-                                             sizeof(std::uint32_t);
 };
 
 }  // namespace hxemu::tb

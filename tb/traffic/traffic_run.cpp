@@ -344,14 +344,15 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
     trace_pairs(lo, lo + (hi - lo) / t);
     for (auto& h : helpers) h.join();
     if (ranks > 1) {
-      std::string mine(reinterpret_cast<const char*>(paths.data() + lo), (hi - lo) * sizeof(PairPath));
-      const std::vector<std::string> all = sysc::Ranks::all_gather(mine);
-      for (std::size_t r = 0; r < ranks; ++r) {
-        if (all[r].size() != (share_begin(r + 1) - share_begin(r)) * sizeof(PairPath)) {
-          throw std::logic_error("traffic: rank " + std::to_string(r) + " traced a different share of the pairs");
-        }
-        std::memcpy(paths.data() + share_begin(r), all[r].data(), all[r].size());
+      // The shares gathered in rank order are the whole table, in order.
+      const std::string mine(reinterpret_cast<const char*>(paths.data() + lo), (hi - lo) * sizeof(PairPath));
+      std::string all;
+      std::vector<std::size_t> at;
+      sysc::Ranks::all_gather(mine, all, at);
+      if (all.size() != paths.size() * sizeof(PairPath)) {
+        throw std::logic_error("traffic: the ranks traced different sets of pairs");
       }
+      std::memcpy(paths.data(), all.data(), all.size());
     }
   }
   double hops = 0, model = 0, board_part = 0, tree_part = 0;
