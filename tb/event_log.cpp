@@ -92,7 +92,7 @@ void PartitionEvents::share_between_ranks() {
       mine += e.what;
     }
   }
-  sysc::Ranks::all_gather(share_out_, share_in_, share_at_);
+  sysc::Ranks::all_gather(mine, share_in_, share_at_);
   const std::string& s = share_in_;
   for (std::size_t r = 0; r + 1 < share_at_.size(); ++r) {
     if (static_cast<int>(r) == sysc::Ranks::rank()) continue;

@@ -2,8 +2,6 @@
 // flat link ports (in_valid_i, in_head_i, ..., out_credit_vc_i; see hx_router_core.sv).
 #pragma once
 
-#include <cstring>
-
 #include "sysc/blocks/clock_edge.h"
 #include "sysc/fabric/flit.h"
 #include "sysc/blocks/port_bits.h"
