@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "sysc/dist/ranks.h"
@@ -42,12 +43,6 @@ std::uint32_t add_bits(const DataSpec& d, std::uint32_t a, std::uint32_t b) {
   return out;
 }
 
-std::uint32_t sum_bits(const DataSpec& d, const Communicator& c, std::uint64_t i) {
-  std::uint32_t acc = input_bits(d, c.nodes[0], i);
-  for (int k = 1; k < c.size(); ++k) acc = add_bits(d, acc, input_bits(d, c.nodes[k], i));
-  return acc;
-}
-
 constexpr std::uint32_t kPoison = 0xDEADBEEFu;   // where a result must overwrite
 
 void put_word(sysc::HostMemory& m, std::uint32_t addr, std::uint32_t v) { m.write(addr, &v, 4); }
@@ -60,6 +55,20 @@ std::uint32_t get_word(const sysc::HostMemory& m, std::uint32_t addr) {
 }  // namespace
 
 std::uint32_t input_word(const DataSpec& d, int node, std::uint64_t i) { return input_bits(d, node, i); }
+
+bool reduces(CollectiveOp op) { return op == CollectiveOp::kAllreduce || op == CollectiveOp::kReduceScatter; }
+
+std::vector<std::uint32_t> reduced_reference(const DataSpec& d, const Communicator& c) {
+  if (!reduces(d.op) || c.size() == 0) return {};
+  // Member after member, each element's sum taken in rank order (float32 sums are exact: see the
+  // header), one pass over the members' inputs.
+  std::vector<std::uint32_t> acc(d.count);
+  for (std::uint64_t i = 0; i < d.count; ++i) acc[i] = input_bits(d, c.nodes[0], i);
+  for (int k = 1; k < c.size(); ++k) {
+    for (std::uint64_t i = 0; i < d.count; ++i) acc[i] = add_bits(d, acc[i], input_bits(d, c.nodes[k], i));
+  }
+  return acc;
+}
 
 std::uint32_t alltoall_stride_bytes(std::uint64_t count, int n) {
   return static_cast<std::uint32_t>((count + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n) * 4);
@@ -112,37 +121,46 @@ void merge_ranks(CheckResult& r) {
 }
 
 void check_result(const sysc::HostMemory& mem, const BufferLayout& l, const DataSpec& d,
-                  const Communicator& c, int rank, CheckResult& r) {
+                  const Communicator& c, int rank, const std::vector<std::uint32_t>& reduced,
+                  CheckResult& r) {
+  if (reduces(d.op) && reduced.size() != d.count) {
+    throw std::invalid_argument("check_result: the reduced reference has " + std::to_string(reduced.size()) +
+                                " elements, the collective " + std::to_string(d.count) +
+                                " (reduced_reference of the same DataSpec and Communicator)");
+  }
   const int n = c.size();
   const auto blk = split_elems(0, d.count, n);
-  auto expect = [&](std::uint32_t addr, std::uint32_t want, const std::string& what) {
+  // `what` names the element; it is built only for a wrong one (a check visits every element of
+  // every member).
+  auto expect = [&](std::uint32_t addr, std::uint32_t want, auto&& what) {
     ++r.checked;
     const std::uint32_t got = get_word(mem, addr);
     if (got != want) {
       if (r.wrong++ == 0) {
         std::ostringstream os;
-        os << "node " << c.nodes[rank] << " (rank " << rank << "): " << what << " is 0x" << std::hex
+        os << "node " << c.nodes[rank] << " (rank " << rank << "): " << what() << " is 0x" << std::hex
            << got << ", expected 0x" << want;
         r.first_wrong = os.str();
       }
     }
   };
+  auto element = [](std::uint64_t i) { return [i] { return "element " + std::to_string(i); }; };
   switch (d.op) {
     case CollectiveOp::kAllreduce:
       for (std::uint64_t i = 0; i < d.count; ++i) {
-        expect(l.data + static_cast<std::uint32_t>(4 * i), sum_bits(d, c, i), "element " + std::to_string(i));
+        expect(l.data + static_cast<std::uint32_t>(4 * i), reduced[i], element(i));
       }
       break;
     case CollectiveOp::kReduceScatter:
       for (std::uint64_t i = blk[rank].offset / 4; i < (blk[rank].offset + blk[rank].len) / 4; ++i) {
-        expect(l.data + static_cast<std::uint32_t>(4 * i), sum_bits(d, c, i), "element " + std::to_string(i));
+        expect(l.data + static_cast<std::uint32_t>(4 * i), reduced[i], element(i));
       }
       break;
     case CollectiveOp::kAllgather:
       for (int b = 0; b < n; ++b) {
         for (std::uint64_t i = blk[b].offset / 4; i < (blk[b].offset + blk[b].len) / 4; ++i) {
           expect(l.data + static_cast<std::uint32_t>(4 * i), input_bits(d, c.nodes[b], i),
-                 "element " + std::to_string(i));
+                 element(i));
         }
       }
       break;
@@ -152,7 +170,7 @@ void check_result(const sysc::HostMemory& mem, const BufferLayout& l, const Data
         for (std::uint64_t k = 0; k < blk[rank].len / 4; ++k) {
           expect(l.scratch + static_cast<std::uint32_t>(s) * stride + static_cast<std::uint32_t>(4 * k),
                  input_bits(d, c.nodes[s], blk[rank].offset / 4 + k),
-                 "element " + std::to_string(k) + " from rank " + std::to_string(s));
+                 [k, s] { return "element " + std::to_string(k) + " from rank " + std::to_string(s); });
         }
       }
       break;
@@ -160,13 +178,13 @@ void check_result(const sysc::HostMemory& mem, const BufferLayout& l, const Data
     case CollectiveOp::kBroadcast:
       for (std::uint64_t i = 0; i < d.count; ++i) {
         expect(l.data + static_cast<std::uint32_t>(4 * i), input_bits(d, c.nodes[d.root], i),
-               "element " + std::to_string(i));
+               element(i));
       }
       break;
     case CollectiveOp::kSendRecv:
       for (std::uint64_t i = 0; i < d.count; ++i) {
         expect(l.data + static_cast<std::uint32_t>(4 * i), input_bits(d, c.nodes[0], i),
-               "element " + std::to_string(i));
+               element(i));
       }
       break;
   }

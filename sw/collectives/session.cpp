@@ -217,8 +217,15 @@ CollectiveResult CollectiveSession::run_on(const std::vector<Communicator>& comm
 
   CheckResult check;
   for (const auto& c : comms) {
+    std::vector<std::uint32_t> reduced;   // built for the first member this process checks
+    bool built = false;
     for (int r = 0; r < c.size(); ++r) {
-      if (sys_->owns_node(c.nodes[r])) check_result(nics_->memory(c.nodes[r]), layout, d, c, r, check);
+      if (!sys_->owns_node(c.nodes[r])) continue;
+      if (!built) {
+        reduced = reduced_reference(d, c);
+        built = true;
+      }
+      check_result(nics_->memory(c.nodes[r]), layout, d, c, r, reduced, check);
     }
   }
   merge_ranks(check);   // under mpirun each rank checked the nodes it steps

@@ -64,6 +64,7 @@ RemoteCollective run_remote(std::uint16_t port, const sw::CollectiveSession& ses
   std::vector<std::chrono::steady_clock::time_point> run_end(static_cast<std::size_t>(nodes));
   std::chrono::steady_clock::time_point run_start{};
   sw::CheckResult check;
+  const std::vector<std::uint32_t> reduced = sw::reduced_reference(d, comms.front());
   const auto wall0 = std::chrono::steady_clock::now();
   std::vector<std::thread> threads;
   for (int rank = 0; rank < nodes; ++rank) {
@@ -84,7 +85,7 @@ RemoteCollective run_remote(std::uint16_t port, const sw::CollectiveSession& ses
         local.write(0, back.data(), back.size());
         {
           std::lock_guard<std::mutex> lock(mu);
-          sw::check_result(local, layout, d, comms.front(), rank, check);
+          sw::check_result(local, layout, d, comms.front(), rank, reduced, check);
         }
         c.detach();
       } catch (const std::exception& e) {
