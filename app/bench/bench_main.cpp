@@ -4,7 +4,7 @@
 // the child's ru_maxrss (wait4), and the simulated cycles come from the child's own --json report.
 //
 // Cases: synthetic uniform traffic on mesh-8x8, hx2mesh-64 and hx4mesh-1024, and an allreduce
-// (collective) on hx2mesh-64; the hx2mesh-64 cases use configs/bench/hx2mesh-64-6vc.json (2 VCs
+// (collective) on hx2mesh-64 and on hx4mesh-1024; the hx2mesh-64 cases use configs/bench/hx2mesh-64-6vc.json (2 VCs
 // per class, the shipped config before its 12-VC split). Columns: cycles/s and router-cycles/s
 // (routers x cycles / wall seconds, docs/targets.md) on 1 thread, on all threads (--threads 0), on 2 MPI ranks, the speed-ups
 // over 1 thread, and peak memory. A binary without --threads runs single core with --harness plain,
@@ -83,6 +83,11 @@ std::vector<Case> all_cases() {
       {"hx4mesh-1024", "hx4mesh-1024.json", {"--load", "0.3", "--warmup", "500", "--measure", "2000"}, false},
       {"allreduce-hx2mesh-64", "bench/hx2mesh-64-6vc.json",
        {"--op", "allreduce", "--algo", "hamiltonian", "--sizes", "256K"}, true},
+      // A collective on the 1,024-node machine: NICs, host memories and programs on every node.
+      // Halving-doubling at 8 KiB takes about 1,700 cycles; the hamiltonian allreduce's 2 x 1,023
+      // ring steps take 67,000-68,000 cycles at any size (minutes per run), timed in the README.
+      {"allreduce-hx4mesh-1024", "hx4mesh-1024.json",
+       {"--op", "allreduce", "--algo", "halving-doubling", "--sizes", "8K"}, true},
   };
 }
 
@@ -450,6 +455,7 @@ int main(int argc, char** argv) {
   app.add_option("--configs", o.configs, "folder of the shipped configurations")->capture_default_str();
   app.add_option("--cases", o.cases,
                  "cases to run (default all): mesh-8x8, hx2mesh-64, hx4mesh-1024, allreduce-hx2mesh-64, "
+                 "allreduce-hx4mesh-1024, "
                  "trace-hx2mesh-16")
       ->delimiter(',');
   app.add_option("--repeat", o.repeat, "runs per figure (the median is reported)")
