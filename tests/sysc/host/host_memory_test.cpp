@@ -108,6 +108,42 @@ TEST(HostMemoryOnDemand, DmaReadsZerosAndWritesAllocate) {
   EXPECT_EQ(m.bytes_written(), 2u);
 }
 
+// A word with every byte enabled inside one page (the NIC's usual write, copied whole): byte k of
+// the word is bits 8 * (k % 4) of lane k / 4, as for a partial write; read back lane for lane.
+TEST(HostMemoryOnDemand, WholeWordsLandInLaneByteOrder) {
+  HostMemory m(2 * kPage, 256, 1);
+  sysc::DmaOut w;
+  w.wr_valid = true;
+  w.wr_addr = static_cast<std::uint32_t>(kPage + 96);
+  for (int i = 0; i < 8; ++i) w.wr_data[i] = 0x03020100u + 0x04040404u * static_cast<std::uint32_t>(i);
+  w.wr_data[8] = 0xFFFFFFFFu;   // beyond the 32-byte word: never written
+  w.wr_be = ~0ull;              // enables beyond the word are ignored
+  m.cycle(0, w);
+  EXPECT_EQ(m.pages_allocated(), 1u);
+  EXPECT_EQ(m.bytes_written(), 32u);
+  std::vector<std::uint8_t> want(40, 0);
+  for (int k = 0; k < 32; ++k) want[k] = static_cast<std::uint8_t>(k);
+  EXPECT_EQ(m.bytes(w.wr_addr, 40), want);
+  // A partial write over it changes only its enabled bytes.
+  w.wr_data.fill(0xA0B0C0D0u);
+  w.wr_be = 1ull << 5;   // byte 1 of lane 1
+  m.cycle(1, w);
+  want[5] = 0xC0;
+  EXPECT_EQ(m.bytes(w.wr_addr, 40), want);
+  EXPECT_EQ(m.bytes_written(), 33u);
+  sysc::DmaOut o;
+  o.rd_valid = true;
+  o.rd_addr = w.wr_addr;
+  m.cycle(2, o);
+  o.rd_valid = false;
+  const sysc::DmaIn in = m.cycle(3, o);
+  ASSERT_TRUE(in.rd_valid);
+  EXPECT_EQ(in.rd_data[0], 0x03020100u);
+  EXPECT_EQ(in.rd_data[1], 0x0706C004u);
+  EXPECT_EQ(in.rd_data[7], 0x1F1E1D1Cu);
+  EXPECT_EQ(in.rd_data[8], 0u);   // lanes beyond the word stay zero
+}
+
 TEST(HostMemoryOnDemand, WordsOfAWidthThatDoesNotDivideThePageStraddleTwoPages) {
   HostMemory m(3 * kPage, 224, 1);   // 28-byte words: the word at 4088 covers 4088..4115
   const std::uint32_t at = 28 * 146;
