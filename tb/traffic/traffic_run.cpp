@@ -89,10 +89,14 @@ TrafficRunResult run_traffic(const sysc::SystemConfig& sys_cfg, const TrafficRun
   const double packet_rate = cfg.load / sizes.mean();   // packets per node and cycle
   ArrivalProcess arrivals(n, packet_rate, cfg.seed * 0x9E3779B97F4A7C15ull + 1);
   // Room for the expected packet count plus 5% (the count of this many Bernoulli arrivals stays
-  // well inside it), at most 4 Mi records (about 570 MB of address space, touched only as packets
-  // are created): a longer run grows the table from there.
+  // well inside it), at most 4 Mi records (about 540 MB of address space, touched only as packets
+  // are created): a longer run grows the table from there. Sources go on creating packets while
+  // the measured ones drain, 256 cycles at a time: the room covers 1,024 such cycles. Without
+  // them a short run outgrew its table in the drain, and the doubled copy touched twice the
+  // memory (hx4mesh-1024, 500 + 2,000 cycles and 384 of drain: 26 MB more at its peak).
+  constexpr double kDrainCycles = 1024.0;
   const double expected_packets =
-      1.05 * n * packet_rate * static_cast<double>(cfg.warmup + cfg.measure) + 1024.0;
+      1.05 * n * packet_rate * (static_cast<double>(cfg.warmup + cfg.measure) + kDrainCycles) + 1024.0;
   sb.reserve(static_cast<std::size_t>(std::min(expected_packets, 4194304.0)));
   std::mt19937_64 rng(cfg.seed);
   CableTap tap(ts.events(), sys);
