@@ -45,6 +45,9 @@ std::uint32_t add_bits(const DataSpec& d, std::uint32_t a, std::uint32_t b) {
 
 constexpr std::uint32_t kPoison = 0xDEADBEEFu;   // where a result must overwrite
 
+// The ops whose result is a sum over the members (reduced_reference).
+bool reduces(CollectiveOp op) { return op == CollectiveOp::kAllreduce || op == CollectiveOp::kReduceScatter; }
+
 void put_word(sysc::HostMemory& m, std::uint32_t addr, std::uint32_t v) { m.write(addr, &v, 4); }
 std::uint32_t get_word(const sysc::HostMemory& m, std::uint32_t addr) {
   std::uint32_t v;
@@ -55,8 +58,6 @@ std::uint32_t get_word(const sysc::HostMemory& m, std::uint32_t addr) {
 }  // namespace
 
 std::uint32_t input_word(const DataSpec& d, int node, std::uint64_t i) { return input_bits(d, node, i); }
-
-bool reduces(CollectiveOp op) { return op == CollectiveOp::kAllreduce || op == CollectiveOp::kReduceScatter; }
 
 std::vector<std::uint32_t> reduced_reference(const DataSpec& d, const Communicator& c) {
   if (!reduces(d.op) || c.size() == 0) return {};
