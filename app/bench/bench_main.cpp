@@ -4,10 +4,11 @@
 // the child's ru_maxrss (wait4), and the simulated cycles come from the child's own --json report.
 //
 // Cases: synthetic uniform traffic on mesh-8x8, hx2mesh-64 and hx4mesh-1024, and an allreduce
-// (collective) on hx2mesh-64 and on hx4mesh-1024; the hx2mesh-64 cases use configs/bench/hx2mesh-64-6vc.json (2 VCs
-// per class, the shipped config before its 12-VC split). Columns: cycles/s and router-cycles/s
-// (routers x cycles / wall seconds, docs/targets.md) on 1 thread, on all threads (--threads 0), on 2 MPI ranks, the speed-ups
-// over 1 thread, and peak memory. A binary without --threads runs single core with --harness plain,
+// (collective) on hx2mesh-64 and on hx4mesh-1024; the hx2mesh-64 cases use
+// configs/bench/hx2mesh-64-6vc.json (2 VCs per class, the shipped config before its 12-VC split).
+// Columns: cycles/s and router-cycles/s (routers x cycles / wall seconds, docs/targets.md) on 1
+// thread, on all threads (--threads 0), on 2 MPI ranks, the speed-ups over 1 thread, and peak
+// memory. A binary without --threads runs single core with --harness plain,
 // and its all-threads column is n/a; the MPI column needs mpirun on PATH and a binary whose
 // --version mentions MPI.
 //

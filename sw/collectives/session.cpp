@@ -217,14 +217,12 @@ CollectiveResult CollectiveSession::run_on(const std::vector<Communicator>& comm
 
   CheckResult check;
   for (const auto& c : comms) {
-    std::vector<std::uint32_t> reduced;   // built for the first member this process checks
-    bool built = false;
+    // Built for the first member this process checks (empty, and free to build again, for an op
+    // that does not reduce).
+    std::vector<std::uint32_t> reduced;
     for (int r = 0; r < c.size(); ++r) {
       if (!sys_->owns_node(c.nodes[r])) continue;
-      if (!built) {
-        reduced = reduced_reference(d, c);
-        built = true;
-      }
+      if (reduced.empty()) reduced = reduced_reference(d, c);
       check_result(nics_->memory(c.nodes[r]), layout, d, c, r, reduced, check);
     }
   }

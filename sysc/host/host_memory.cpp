@@ -188,25 +188,25 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
     const std::uint64_t all = word_bytes() >= 64 ? ~0ull : (1ull << word_bytes()) - 1;
     const std::uint64_t be = out.wr_be & all;
     const std::size_t off = out.wr_addr % kPageBytes;
-    std::uint8_t* page = nullptr;
-    std::size_t page_index = SIZE_MAX;
     // A whole word inside one page (what the NIC writes but for a message's first and last word):
     // one copy. Otherwise byte by byte, as the enables say.
-    const bool whole = kLittleEndianHost && be == all && off + static_cast<std::size_t>(word_bytes()) <= kPageBytes;
-    if (whole) {
+    if (kLittleEndianHost && be == all && off + static_cast<std::size_t>(word_bytes()) <= kPageBytes) {
       copy_word(mem_->get(out.wr_addr / kPageBytes) + off, out.wr_data.data(),
                 static_cast<std::size_t>(word_bytes()));
       bytes_written_ += static_cast<std::uint64_t>(word_bytes());
-    }
-    for (int k = 0; !whole && be && k < word_bytes(); ++k) {
-      if ((be >> k) & 1u) {
-        const std::size_t a = static_cast<std::size_t>(out.wr_addr) + static_cast<std::size_t>(k);
-        if (a / kPageBytes != page_index) {
-          page_index = a / kPageBytes;
-          page = mem_->get(page_index);
+    } else {
+      std::uint8_t* page = nullptr;
+      std::size_t page_index = SIZE_MAX;
+      for (int k = 0; be && k < word_bytes(); ++k) {
+        if ((be >> k) & 1u) {
+          const std::size_t a = static_cast<std::size_t>(out.wr_addr) + static_cast<std::size_t>(k);
+          if (a / kPageBytes != page_index) {
+            page_index = a / kPageBytes;
+            page = mem_->get(page_index);
+          }
+          page[a % kPageBytes] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
+          ++bytes_written_;
         }
-        page[a % kPageBytes] = static_cast<std::uint8_t>(out.wr_data[k / 4] >> (8 * (k % 4)));
-        ++bytes_written_;
       }
     }
     ++writes_;
