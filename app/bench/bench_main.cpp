@@ -86,7 +86,7 @@ std::vector<Case> all_cases() {
        {"--op", "allreduce", "--algo", "hamiltonian", "--sizes", "256K"}, true},
       // A collective on the 1,024-node machine: NICs, host memories and programs on every node.
       // Halving-doubling at 8 KiB takes about 1,700 cycles; the hamiltonian allreduce's 2 x 1,023
-      // ring steps take 67,000-68,000 cycles at any size (minutes per run), timed in the README.
+      // ring steps take 67,000-68,000 cycles at any size (minutes per run), timed in the README (Scale and memory).
       {"allreduce-hx4mesh-1024", "hx4mesh-1024.json",
        {"--op", "allreduce", "--algo", "halving-doubling", "--sizes", "8K"}, true},
   };
