@@ -9,14 +9,10 @@
 // group k (k < 3) or k + 1, so this router's ports 5 and 6 (k = 2, 3) lead to groups 2 and 4.
 #include <gtest/gtest.h>
 
-#include <memory>
-#include <vector>
+#include <cstdint>
 
-#include "sysc/blocks/switch_block.h"
 #include "sysc/fabric/coord_word.h"
-#include "sysc/fabric/network.h"
-#include "tb/packet_endpoint.h"
-#include "tb/scoreboard.h"
+#include "one_switch_bench.h"
 
 namespace hxemu::test {
 namespace {
@@ -24,7 +20,7 @@ namespace {
 constexpr int kRadix = 8, kVcs = 6, kDepth = 8;
 constexpr int kLocal0 = 2, kGlobal0 = 5;
 
-struct DragonflyBench {
+struct DragonflyBench : OneSwitchBench {
   explicit DragonflyBench(bool adaptive, int threshold = 4) {
     setup.kind = sysc::TreeKind::kDragonfly;
     setup.df_groups = 8;
@@ -36,64 +32,18 @@ struct DragonflyBench {
     setup.adaptive = adaptive;
     setup.ugal_threshold = threshold;
     setup.vc = sysc::make_vc_plan(kVcs, 3, 2, sysc::VcPolicy::kDynamic);
-    setup.out_depth.assign(kRadix, kDepth);
-    auto sw = sysc::make_switch(kRadix, kVcs, 256);
-    sw->reset(setup);
-    router = net.add_block(std::move(sw), "df.g3.r1");
-    for (int p = 0; p < kRadix; ++p) {
-      tb::EndpointConfig ec;
-      ec.node = p;
-      ec.vcs = kVcs;
-      // Global ports inject in class 1, as packets arriving over a global link do.
-      ec.inject_vcs = setup.vc.class_vcs[p >= kGlobal0 ? 1 : 0];
-      ec.inject_credits = kDepth;
-      ec.eject_depth = kDepth;
-      auto ep = std::make_unique<tb::PacketEndpoint>(ec, net.clock(), &sb);
-      endpoints.push_back(ep.get());
-      const int b = net.add_block(std::move(ep), "ep" + std::to_string(p));
-      net.connect({b, 0}, {router, p}, 1, sysc::LinkClass::kTerminal);
-    }
+    // Global ports inject in class 1, as packets arriving over a global link do.
+    build(kRadix, kVcs, kDepth, kRadix, "df.g3.r1",
+          [this](int p) { return setup.vc.class_vcs[p >= kGlobal0 ? 1 : 0]; });
   }
 
   // A packet from the endpoint on port `in` to node (group, router, terminal), expected to leave
   // through port `out`.
   std::uint64_t send(int in, int group, int rtr, int terminal, int out, int flits = 1) {
-    tb::PacketSpec p;
-    p.id = sb.created();
-    p.src = in;
-    p.dst = out;
-    p.route = sysc::pack_coord({group, rtr, terminal, 0});
-    p.flits = flits;
-    p.created = net.now();
-    sb.expect(p);
-    endpoints[in]->enqueue(p);
-    return p.id;
+    return send_route(in, sysc::pack_coord({group, rtr, terminal, 0}), out, flits);
   }
-  void run(int cycles) {
-    for (int i = 0; i < cycles; ++i) net.step();
-  }
-  bool drain(int max_cycles = 2000) {
-    for (int i = 0; i < max_cycles; ++i) {
-      net.step();
-      if (sb.outstanding() == 0) return true;
-    }
-    return false;
-  }
-  // The class a delivered packet arrived in (the VC plan's class of its VC).
-  int arrival_class(std::uint64_t id) const { return setup.vc.vc_class[sb.record(id).delivery.vc]; }
-  int arrival_port(std::uint64_t id) const { return sb.record(id).delivery.dst; }
-
-  sysc::SwitchSetup setup;
-  sysc::Network net;
-  tb::Scoreboard sb;
-  int router = -1;
-  std::vector<tb::PacketEndpoint*> endpoints;
 };
 
-void expect_clean(const DragonflyBench& b) {
-  for (const auto& e : b.sb.errors()) ADD_FAILURE() << e;
-  EXPECT_FALSE(b.net.block(b.router).error());
-}
 
 // Minimal ports: the terminal on this router, the local port to another router of the group, the
 // global port when the destination group's link is on this router (class up by one), else the
@@ -117,7 +67,7 @@ TEST(DragonflyRoute, MinimalPortsAndClasses) {
     EXPECT_EQ(b.arrival_port(id), c.port) << "to group " << c.group << " router " << c.rtr;
     EXPECT_EQ(b.arrival_class(id), c.cls) << "to group " << c.group << " router " << c.rtr;
   }
-  expect_clean(b);
+  b.expect_clean();
 }
 
 // The class counts global links taken: a head that arrived over a global link (class 1) and leaves
@@ -134,7 +84,7 @@ TEST(DragonflyRoute, ClassEscalatesOnGlobalPortsOnly) {
   EXPECT_EQ(b.arrival_port(to_local), kLocal0 + 1);
   EXPECT_EQ(b.arrival_class(to_local), 1);
   EXPECT_EQ(b.arrival_class(to_terminal), 1);
-  expect_clean(b);
+  b.expect_clean();
 }
 
 // UGAL-L at the source router. Destination group 0: the minimal port is local port 2 (toward router
@@ -192,7 +142,7 @@ TEST(DragonflyRoute, UgalGoesNonMinimalOnlyWhenTheMinimalPortIsFull) {
   b.endpoints[kGlobal0 + 1]->set_stalled(false);
   ASSERT_TRUE(b.drain());
   EXPECT_EQ(b.arrival_port(id), kLocal0);
-  expect_clean(b);
+  b.expect_clean();
 }
 
 // A head from a local port (not at its source router) and any head under deterministic routing
@@ -210,7 +160,7 @@ TEST(DragonflyRoute, NoDecisionAwayFromTheSourceOrWhenDeterministic) {
     }
     b.endpoints[kLocal0]->set_stalled(false);
     ASSERT_TRUE(b.drain()) << adaptive;
-    expect_clean(b);
+    b.expect_clean();
   }
 }
 

@@ -10,14 +10,11 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
+#include <cstdint>
 #include <vector>
 
-#include "sysc/blocks/switch_block.h"
 #include "sysc/fabric/coord_word.h"
-#include "sysc/fabric/network.h"
-#include "tb/packet_endpoint.h"
-#include "tb/scoreboard.h"
+#include "one_switch_bench.h"
 
 namespace hxemu::test {
 namespace {
@@ -25,7 +22,7 @@ namespace {
 constexpr int kRadix = 16, kVcs = 4, kDepth = 8, kUsed = 10;
 constexpr int kRingPlus = 1, kRingMinus = 3, kFc = 5, kSwitch = 8;
 
-struct MultidimBench {
+struct MultidimBench : OneSwitchBench {
   // `class1`: ports whose endpoint injects in class 1, as a head arriving there in class 1 would.
   MultidimBench(std::array<int, 3> pos, std::array<int, 4> order = {0, 1, 2, 0}, std::vector<int> class1 = {}) {
     setup.kind = sysc::TreeKind::kMultidim;
@@ -36,65 +33,17 @@ struct MultidimBench {
     setup.md_pos = {pos[0], pos[1], pos[2], 0};
     setup.md_order = order;
     setup.vc = sysc::make_vc_plan(kVcs, 2, 2, sysc::VcPolicy::kDynamic);
-    setup.out_depth.assign(kRadix, kDepth);
-    auto sw = sysc::make_switch(kRadix, kVcs, 256);
-    sw->reset(setup);
-    router = net.add_block(std::move(sw), "npu");
-    for (int p = 0; p < kUsed; ++p) {
+    build(kRadix, kVcs, kDepth, kUsed, "npu", [&](int p) {
       const bool c1 = std::find(class1.begin(), class1.end(), p) != class1.end();
-      auto ep = std::make_unique<tb::PacketEndpoint>(config(p, c1 ? 1 : 0), net.clock(), &sb);
-      endpoints.push_back(ep.get());
-      const int b = net.add_block(std::move(ep), "ep" + std::to_string(p));
-      net.connect({b, 0}, {router, p}, 1, sysc::LinkClass::kTerminal);
-    }
-  }
-  tb::EndpointConfig config(int p, int inject_class) const {
-    tb::EndpointConfig ec;
-    ec.node = p;
-    ec.vcs = kVcs;
-    ec.inject_vcs = setup.vc.class_vcs[inject_class];
-    ec.inject_credits = kDepth;
-    ec.eject_depth = kDepth;
-    return ec;
+      return setup.vc.class_vcs[c1 ? 1 : 0];
+    });
   }
 
   // A packet from the endpoint on port `in` to the NPU at `dst`, expected to leave through `out`.
   std::uint64_t send(int in, std::array<int, 3> dst, int out, int flits = 1) {
-    tb::PacketSpec p;
-    p.id = sb.created();
-    p.src = in;
-    p.dst = out;
-    p.route = sysc::pack_coord({dst[0], dst[1], dst[2], 0});
-    p.flits = flits;
-    p.created = net.now();
-    sb.expect(p);
-    endpoints[in]->enqueue(p);
-    return p.id;
+    return send_route(in, sysc::pack_coord({dst[0], dst[1], dst[2], 0}), out, flits);
   }
-  void run(int cycles) {
-    for (int i = 0; i < cycles; ++i) net.step();
-  }
-  bool drain(int max_cycles = 2000) {
-    for (int i = 0; i < max_cycles; ++i) {
-      net.step();
-      if (sb.outstanding() == 0) return true;
-    }
-    return false;
-  }
-  int arrival_class(std::uint64_t id) const { return setup.vc.vc_class[sb.record(id).delivery.vc]; }
-  int arrival_port(std::uint64_t id) const { return sb.record(id).delivery.dst; }
-
-  sysc::SwitchSetup setup;
-  sysc::Network net;
-  tb::Scoreboard sb;
-  int router = -1;
-  std::vector<tb::PacketEndpoint*> endpoints;
 };
-
-void expect_clean(const MultidimBench& b) {
-  for (const auto& e : b.sb.errors()) ADD_FAILURE() << e;
-  EXPECT_FALSE(b.net.block(b.router).error());
-}
 
 // Dimension order from the NIC: the first differing coordinate decides; a ring the shorter way
 // (ties +), an FC member straight, the switch plane. With both lanes empty the lane is the
@@ -123,7 +72,7 @@ TEST(MultidimRoute, DimensionOrderPortsAndLanes) {
     EXPECT_EQ(b.arrival_class(id), 0) << c.dst[0] << c.dst[1] << c.dst[2];
     if (c.lanes > 1) ++rotations;
   }
-  expect_clean(b);
+  b.expect_clean();
 }
 
 // Dateline classes: the hop over the ring's wrap link (3 -> 0 going +, 0 -> 3 going -) asks for
@@ -137,14 +86,14 @@ TEST(MultidimRoute, DatelineClassPerRing) {
     const auto no_wrap = b.send(0, {2, 0, 0}, kRingMinus + 1, 1);   // 3 -> 2 going -; lane rotated
     ASSERT_TRUE(b.drain());
     EXPECT_EQ(b.arrival_class(no_wrap), 0);
-    expect_clean(b);
+    b.expect_clean();
   }
   {
     MultidimBench b({0, 1, 1});
     const auto wrap = b.send(0, {3, 1, 1}, kRingMinus, 1);       // 0 -> 3 going -
     ASSERT_TRUE(b.drain());
     EXPECT_EQ(b.arrival_class(wrap), 1);
-    expect_clean(b);
+    b.expect_clean();
   }
   {
     // Heads arriving in class 1: from the ring (port 3, the - lane from coordinate 2) a head going
@@ -156,7 +105,7 @@ TEST(MultidimRoute, DatelineClassPerRing) {
     const auto enter = b.send(kFc, {2, 0, 0}, kRingPlus, 1);   // input kFc's own rotation: lane 0
     ASSERT_TRUE(b.drain());
     EXPECT_EQ(b.arrival_class(enter), 0);
-    expect_clean(b);
+    b.expect_clean();
   }
 }
 
@@ -176,7 +125,7 @@ TEST(MultidimRoute, LeastLoadedLane) {
   }
   b.endpoints[kRingPlus]->set_stalled(false);
   ASSERT_TRUE(b.drain());
-  expect_clean(b);
+  b.expect_clean();
 }
 
 // routing_order: with order (2, 1, 0) the switch dimension is corrected first.
@@ -188,7 +137,7 @@ TEST(MultidimRoute, ConfigurableOrder) {
   const auto fc = b.send(0, {0, 0, 3}, kFc, 1);
   ASSERT_TRUE(b.drain());
   EXPECT_EQ(b.arrival_port(fc), kFc);
-  expect_clean(b);
+  b.expect_clean();
 }
 
 }  // namespace
