@@ -169,10 +169,12 @@ DmaIn HostMemory::cycle(std::uint64_t now, const DmaOut& out) {
       read(out.rd_addr, buf, static_cast<std::size_t>(word_bytes()));
       src = buf;
     }
-    if (src && kLittleEndianHost) {
+    if (src == nullptr) {
+      // never written: the word stays zeros
+    } else if (kLittleEndianHost) {
       copy_word(p.data.data(), src, static_cast<std::size_t>(word_bytes()));
     } else {
-      for (int w = 0; src && w < words; ++w) {
+      for (int w = 0; w < words; ++w) {
         p.data[w] = static_cast<std::uint32_t>(src[4 * w]) |
                     (static_cast<std::uint32_t>(src[4 * w + 1]) << 8) |
                     (static_cast<std::uint32_t>(src[4 * w + 2]) << 16) |
