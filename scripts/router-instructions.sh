@@ -37,7 +37,7 @@ valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$bench" "$@" >"$tmp/ou
 }
 cat "$tmp/out"
 cycles=$(awk '/^cycles /{print $2}' "$tmp/out")
-callgrind_annotate "$tmp/cg" 2>/dev/null | awk -v n="$cycles" '
+callgrind_annotate --auto=no "$tmp/cg" 2>/dev/null | awk -v n="$cycles" '
   /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
   /Vhx_board_router_[A-Za-z0-9_]*___024root/ { gsub(",", "", $1); model += $1 }
   END {
