@@ -12,7 +12,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE = 1
 
-.PHONY: all deps deps-synth configure build test run lint synth bench asan-test clean
+.PHONY: all deps deps-synth configure build test run lint synth bench asan-test ubsan-test clean
 
 all: build
 
@@ -68,6 +68,14 @@ asan-test: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(HX_CXX) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=address $(CMAKE_FLAGS)
 	+cmake --build $(ASAN_BUILD) -j $(JOBS) $(if $(ASAN_ALL),,--target test_sw_remote)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest $(if $(ASAN_ALL),,-L remote) --output-on-failure -j $(JOBS)
+
+# Every test with -DHX_SANITIZE=undefined (UndefinedBehaviorSanitizer over hxemu's own code, every
+# finding fatal), in a build of its own: about 15 min of build and 6 min of tests on 2 cores.
+UBSAN_BUILD ?= build-ubsan
+ubsan-test: deps
+	cmake -S . -B $(UBSAN_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(HX_CXX) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=undefined $(CMAKE_FLAGS)
+	+cmake --build $(UBSAN_BUILD) -j $(JOBS)
+	cd $(UBSAN_BUILD) && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD)
