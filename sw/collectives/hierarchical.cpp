@@ -55,8 +55,8 @@ struct Build {
   const BuildOptions& opt;
   Shape sh;
   int stripes = 1;
-  std::vector<std::vector<Span>> vblk;   // [stripe][block]: sub-block `stripe` of block `block`
-  std::vector<std::uint32_t> area;       // reduce-scatter stage k receives at scratch + area[k]
+  std::vector<std::vector<Span>> vblk{}; // [stripe][block]: sub-block `stripe` of block `block`
+  std::vector<std::uint32_t> area{};     // reduce-scatter stage k receives at scratch + area[k]
   std::uint32_t slot = 4;                // bytes per direct-send slot: the longest sub-block
   int rails = 1;
 };

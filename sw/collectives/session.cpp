@@ -278,7 +278,6 @@ CollectiveResult CollectiveSession::run_on(const std::vector<Communicator>& comm
 }
 
 std::vector<std::uint64_t> CollectiveSession::execute(ScheduleBuilder& b, std::vector<std::string>& errors) {
-  auto& net = sys_->net();
   // Every host starts its program in the same cycle.
   for (int node = 0; node < sys_->nodes(); ++node) {
     if (sys_->owns_node(node)) {

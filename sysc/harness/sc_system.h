@@ -70,7 +70,6 @@ class ScSystem : public sc_core::sc_module {
   sc_core::sc_clock clock_;
   std::vector<std::unique_ptr<ScBoard>> boards_;
   std::vector<std::unique_ptr<ScTree>> trees_;
-  bool started_ = false;
 };
 
 }  // namespace hxemu::sysc

@@ -160,7 +160,7 @@ TEST(Waveform, TracingChangesNoResultAndEveryHarnessDumpsTheSameWaves) {
   ASSERT_EQ(run_hxemu(traffic(d.file("plain.json"), {"--harness", "plain"})).status, 0);
   const std::string untraced = arrival_digest(d.file("plain.json"));
   std::string first_body;
-  for (const std::vector<std::string> harness : {std::vector<std::string>{"--harness", "plain"},
+  for (const std::vector<std::string>& harness : {std::vector<std::string>{"--harness", "plain"},
                                                  std::vector<std::string>{"--threads", "2"},
                                                  std::vector<std::string>{"--harness", "systemc"}}) {
     const std::string name = harness.back();

@@ -95,11 +95,6 @@ TEST(TextWorkload, KindsChooseTheGroups) {
   }
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // LIBRA's published workloads (headerless, 12 fields per line) are read as they are.
 TEST(TextWorkload, ReadsLibrasPublishedWorkloads) {
   const std::string dir = HX_SHARED_DATA_DIR "/libra/workload/";
