@@ -70,7 +70,7 @@ asan-test: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest $(if $(ASAN_ALL),,-L remote) --output-on-failure -j $(JOBS)
 
 # Every test with -DHX_SANITIZE=undefined (UndefinedBehaviorSanitizer over hxemu's own code, every
-# finding fatal), in a build of its own: about 15 min of build and 6 min of tests on 2 cores.
+# finding fatal), in a build of its own: about 17 min of build and 5 min of tests on 2 cores.
 UBSAN_BUILD ?= build-ubsan
 ubsan-test: deps
 	cmake -S . -B $(UBSAN_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(HX_CXX) -DCMAKE_BUILD_TYPE=Release -DHX_SANITIZE=undefined $(CMAKE_FLAGS)
