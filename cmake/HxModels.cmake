@@ -119,3 +119,22 @@ function(hx_compile_slow_model_code target)
     add_dependencies(${target}_slow ${target})
   endif()
 endfunction()
+
+# hx_verilator_code(<target>), after hx_compile_slow_model_code: a library of verilated models is
+# Verilator's code, not hxemu's. It compiles without warnings (-w: none of the -Wall -Wextra the
+# top CMakeLists.txt turns on for hxemu's own code) and without a sanitizer (HX_SANITIZE: UBSan
+# reports shifts of negative values in generated code and a misaligned store in Verilator's FST
+# writer), and its headers (Verilator's run time, the generated model classes) reach its users as
+# system headers, so their warnings stay out too.
+function(hx_verilator_code target)
+  set(opts -w)
+  if(HX_SANITIZE)
+    list(APPEND opts -fno-sanitize=all)
+  endif()
+  target_compile_options(${target} PRIVATE ${opts})
+  if(TARGET ${target}_slow)
+    target_compile_options(${target}_slow PRIVATE ${opts})
+  endif()
+  get_target_property(includes ${target} INTERFACE_INCLUDE_DIRECTORIES)
+  set_property(TARGET ${target} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${includes})
+endfunction()
