@@ -45,6 +45,9 @@ struct SaturationCheck {
   bool accepted_below_offered = false;
   bool drain_limit_hit = false;      // measured packets undelivered after drain_limit cycles
   bool latency_above_limit = false;
+  // Not a sign of saturation: the accepted rate was not compared with the offered rate, because
+  // the warm-up is shorter than the zero-load packet latency (judge_saturation says why).
+  bool accepted_not_judged = false;
   bool any() const { return accepted_below_offered || drain_limit_hit || latency_above_limit; }
 };
 

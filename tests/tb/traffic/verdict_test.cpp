@@ -155,6 +155,53 @@ TEST(TrafficVerdict, SweepPointsUseTheSameRule) {
   r.packet_latency.add(52);
   tb::judge_saturation(r, rule);
   EXPECT_TRUE(r.saturation.latency_above_limit);
+
+  // The accepted rate is judged from a warm-up as long as the zero-load latency on, not before.
+  r = tb::TrafficRunResult{};
+  r.offered = 0.5;
+  r.accepted = 0.3;
+  r.zero_load_packet_latency = 20.5;
+  r.cfg.warmup = 21;
+  tb::judge_saturation(r, rule);
+  EXPECT_FALSE(r.saturation.accepted_not_judged);
+  EXPECT_TRUE(r.saturation.accepted_below_offered);
+  r.cfg.warmup = 20;
+  tb::judge_saturation(r, rule);
+  EXPECT_TRUE(r.saturation.accepted_not_judged);
+  EXPECT_FALSE(r.saturation.accepted_below_offered);
+  EXPECT_FALSE(r.saturated);
+}
+
+// A smoke run whose warm-up (10 cycles) is shorter than its packets' zero-load latency (about 21
+// cycles on hx2mesh-16): the warm-up's packets are still on their way when the 10-cycle window
+// opens, so the window counts (almost) no arrivals at a load far below saturation. Its accepted
+// rate is not compared with the offered rate, and the verdict says so instead of "saturated".
+TEST(TrafficVerdict, WarmupShorterThanZeroLoadLatencyIsNotJudgedSaturated) {
+  tb::TrafficRunConfig rc;
+  rc.pattern = "uniform";
+  rc.load = 0.1;
+  rc.warmup = 10;
+  rc.measure = 10;
+  const auto r = tb::run_traffic(shipped("hx2mesh-16"), rc);
+  print("hx2mesh-16 uniform at 0.1, 10 + 10 cycles", r);
+  ASSERT_TRUE(r.checks_passed);
+  ASSERT_GT(r.measured_packets, 0u);
+  EXPECT_GT(r.zero_load_packet_latency, 10.0);
+  EXPECT_LT(r.accepted, 0.98 * r.offered);   // what the rate rule would have called saturated
+  EXPECT_TRUE(r.saturation.accepted_not_judged);
+  EXPECT_FALSE(r.saturation.accepted_below_offered);
+  EXPECT_FALSE(r.saturated);
+  EXPECT_TRUE(r.clean());
+  const std::string v = r.verdict();
+  EXPECT_TRUE(starts_with(v, "every measured packet delivered once, intact")) << v;
+  EXPECT_TRUE(contains(v, "accepted rate not judged: the 10-cycle warm-up is shorter than the")) << v;
+  EXPECT_EQ(r.json(false)["saturation"]["accepted_not_judged"], true);
+
+  // With a warm-up past the latency the same window is judged.
+  rc.warmup = 200;
+  const auto judged = tb::run_traffic(shipped("hx2mesh-16"), rc);
+  EXPECT_FALSE(judged.saturation.accepted_not_judged);
+  EXPECT_FALSE(contains(judged.verdict(), "not judged")) << judged.verdict();
 }
 
 }  // namespace
