@@ -133,13 +133,16 @@ void print_point_header() {
              "flit/n/c", "", "", "cycles", "", "", "", "");
 }
 
-// The last column: nothing for a clean unsaturated point, else what happened to it.
+// The last column: nothing for a clean unsaturated point, else what happened to it (and whether its
+// accepted rate could be judged at all: tb::judge_saturation).
 std::string point_note(const tb::TrafficRunResult& r) {
   if (!r.checks_passed) return "ERRORS";
-  if (!r.saturated) return "";
-  return r.withdrawn_packets ? fmt::format("saturated, {} of {} measured packets withdrawn",
-                                           r.withdrawn_packets, r.measured_packets)
-                             : "saturated";
+  const char* not_judged = r.saturation.accepted_not_judged ? "rate not judged" : "";
+  if (!r.saturated) return not_judged;
+  std::string s = r.withdrawn_packets ? fmt::format("saturated, {} of {} measured packets withdrawn",
+                                                    r.withdrawn_packets, r.measured_packets)
+                                      : "saturated";
+  return *not_judged ? s + ", " + not_judged : s;
 }
 
 void print_point(const tb::TrafficRunResult& r) {
@@ -325,6 +328,15 @@ int run_sweep_cmd(const TrafficOpts& o) {
              res.saturation_throughput, res.saturation_throughput * cfg.link_gbps(),
              res.reached_saturation ? "" : " (saturation not reached in the load range)",
              res.wall_seconds);
+  const auto not_judged = std::count_if(res.points.begin(), res.points.end(), [](const tb::TrafficRunResult& r) {
+    return r.saturation.accepted_not_judged;
+  });
+  if (not_judged > 0) {
+    fmt::print("  accepted rate not judged at {} of {} points: the {}-cycle warm-up is shorter than their "
+               "zero-load packet latency, so their windows do not open in steady state (a longer "
+               "--warmup judges it)\n",
+               not_judged, res.points.size(), o.warmup);
+  }
   if (!o.json.empty()) {
     nlohmann::json j = res.json();
     j["stamp"] = tb::reproducibility_stamp(cfg, o.seed, g_command_line);

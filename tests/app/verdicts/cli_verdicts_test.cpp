@@ -202,6 +202,32 @@ TEST(CliTrafficVerdict, UnsaturatedPointIsClean) {
   EXPECT_TRUE(contains(line_with(r.out, "  packets "), ", 0 withdrawn")) << r.out;
 }
 
+// A warm-up shorter than the packets' zero-load latency (10 cycles against about 34 at these loads
+// on hx2mesh-16) leaves the warm-up's packets in flight when the window opens: the window reads
+// short at any load, so the accepted rate is not judged. The traffic verdict, each sweep point and
+// the sweep's summary say so instead of calling the network saturated at 0.1.
+TEST(CliTrafficVerdict, ShortWarmupLeavesTheAcceptedRateUnjudged) {
+  const Outcome t = hxemu("traffic --config " + config("hx2mesh-16") +
+                          " --load 0.1 --warmup 10 --measure 200 --harness plain");
+  EXPECT_EQ(t.status, 0) << t.err;
+  const std::string result = line_with(t.out, "  result ");
+  EXPECT_TRUE(contains(result, "every measured packet delivered once, intact (")) << t.out;
+  EXPECT_TRUE(contains(result, "; accepted rate not judged: the 10-cycle warm-up is shorter than the ")) << t.out;
+  EXPECT_FALSE(contains(result, "saturated")) << t.out;
+
+  const Outcome s = hxemu("sweep --config " + config("hx2mesh-16") +
+                          " --loads 0.1,0.2 --warmup 10 --measure 200 --harness plain");
+  EXPECT_EQ(s.status, 0) << s.err;
+  EXPECT_TRUE(contains(line_with(s.out, "  0.100 "), "rate not judged")) << s.out;
+  EXPECT_TRUE(contains(s.out, "  accepted rate not judged at 2 of 2 points: the 10-cycle warm-up")) << s.out;
+
+  // Past the latency the same sweep is judged and says nothing of it.
+  const Outcome judged = hxemu("sweep --config " + config("hx2mesh-16") +
+                               " --loads 0.1 --warmup 200 --measure 200 --harness plain");
+  EXPECT_EQ(judged.status, 0) << judged.err;
+  EXPECT_FALSE(contains(judged.out, "not judged")) << judged.out;
+}
+
 // The sweep measures zero-load latency in a run of its own at 0.01 flits/node/cycle, whatever the
 // swept loads, and reports it beside the pipeline model and apart from the lowest swept load. On a
 // 16-node two-level fat tree of radix-8 switches swept from 0.3, the measured latency is within 1%
