@@ -9,7 +9,8 @@
 // the network through the NIC's command queue, transmit slots, DMA reads and packetiser; packet
 // latency counts from the message's creation to its last byte in the destination's memory, network
 // latency from the put's posting. There is no zero-load model of that path here, so saturation is
-// judged on throughput and the drain limit only.
+// judged on throughput and the drain limit only, and the throughput only after a warm-up at least
+// as long as the shortest packet latency measured (judge_saturation).
 #pragma once
 
 #include "sysc/harness/harness.h"

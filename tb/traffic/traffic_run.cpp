@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -488,14 +489,29 @@ void fill_network_figures(const sysc::System& sys, const std::vector<std::uint64
   }
 }
 
+namespace {
+
+// The latency a warm-up must cover before the accepted rate is judged (judge_saturation), and what
+// it is: the zero-load model where the run has one (testbench endpoints), else the shortest packet
+// latency measured (NIC endpoints: no latency can be shorter, at any load). 0: none known.
+std::pair<double, const char*> warmup_reference(const TrafficRunResult& r) {
+  if (r.zero_load_packet_latency > 0) return {r.zero_load_packet_latency, "zero-load packet latency"};
+  if (r.packet_latency.count() > 0) {
+    return {static_cast<double>(r.packet_latency.min()), "shortest measured packet latency"};
+  }
+  return {0.0, ""};
+}
+
+}  // namespace
+
 void judge_saturation(TrafficRunResult& r, const SaturationRule& rule) {
   // The accepted rate (flits arriving in the window) stands for the offered rate (flits created in
   // it) only when the window opens in steady state. After a warm-up shorter than a packet's
   // zero-load latency the warm-up's packets are still on their way when the window opens, and its
   // first cycles count fewer arrivals than creations at any load: a 10-cycle warm-up on a network
   // with 21-cycle packets reads as 100% short at load 0.1. No verdict on the rate then.
-  r.saturation.accepted_not_judged =
-      r.zero_load_packet_latency > 0 && static_cast<double>(r.cfg.warmup) < r.zero_load_packet_latency;
+  const double reference = warmup_reference(r).first;
+  r.saturation.accepted_not_judged = reference > 0 && static_cast<double>(r.cfg.warmup) < reference;
   r.saturation.accepted_below_offered =
       !r.saturation.accepted_not_judged && r.accepted < (1.0 - rule.tolerance) * r.offered;
   r.saturation.drain_limit_hit = r.outstanding_at_drain_limit > 0;
@@ -511,8 +527,8 @@ std::string TrafficRunResult::verdict() const {
   const std::string not_judged =
       saturation.accepted_not_judged
           ? fmt::format("; accepted rate not judged: the {}-cycle warm-up is shorter than the {:.1f}-cycle "
-                        "zero-load packet latency, so the window does not open in steady state",
-                        cfg.warmup, zero_load_packet_latency)
+                        "{}, so the window does not open in steady state",
+                        cfg.warmup, warmup_reference(*this).first, warmup_reference(*this).second)
           : std::string();
   if (!saturated) {
     return fmt::format("every measured packet delivered once, intact ({}){}", measured_packets, not_judged);

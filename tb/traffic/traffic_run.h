@@ -46,7 +46,8 @@ struct SaturationCheck {
   bool drain_limit_hit = false;      // measured packets undelivered after drain_limit cycles
   bool latency_above_limit = false;
   // Not a sign of saturation: the accepted rate was not compared with the offered rate, because
-  // the warm-up is shorter than the zero-load packet latency (judge_saturation says why).
+  // the warm-up is shorter than the zero-load packet latency, or for NIC endpoints (no zero-load
+  // model) the shortest measured one (judge_saturation says why).
   bool accepted_not_judged = false;
   bool any() const { return accepted_below_offered || drain_limit_hit || latency_above_limit; }
 };
