@@ -60,8 +60,8 @@ bench: build
 
 # A separate build with -DHX_SANITIZE=address (the verilated models stay uninstrumented); its first
 # run verilates and compiles the models again. Kept out of `make test` for that build time.
-# ASAN_ALL=1: every test instead of the remote interface's (about 15 min of build and 7 min of
-# tests on 2 cores).
+# ASAN_ALL=1: every test instead of the remote interface's (about 15 min of build and 9-10 min of
+# tests on 2 cores; the mpirun tests' ranks ignore Open MPI's own leaks, tests/app/lsan-openmpi.supp).
 ASAN_BUILD ?= build-asan
 ASAN_ALL ?=
 asan-test: deps
