@@ -137,12 +137,14 @@ void print_point_header() {
 // accepted rate could be judged at all: tb::judge_saturation).
 std::string point_note(const tb::TrafficRunResult& r) {
   if (!r.checks_passed) return "ERRORS";
-  const char* not_judged = r.saturation.accepted_not_judged ? "rate not judged" : "";
-  if (!r.saturated) return not_judged;
-  std::string s = r.withdrawn_packets ? fmt::format("saturated, {} of {} measured packets withdrawn",
-                                                    r.withdrawn_packets, r.measured_packets)
-                                      : "saturated";
-  return *not_judged ? s + ", " + not_judged : s;
+  std::string s;
+  if (r.saturated) {
+    s = r.withdrawn_packets ? fmt::format("saturated, {} of {} measured packets withdrawn",
+                                          r.withdrawn_packets, r.measured_packets)
+                            : "saturated";
+  }
+  if (r.saturation.accepted_not_judged) s += s.empty() ? "rate not judged" : ", rate not judged";
+  return s;
 }
 
 void print_point(const tb::TrafficRunResult& r) {

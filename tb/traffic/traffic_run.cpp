@@ -524,12 +524,13 @@ std::string TrafficRunResult::verdict() const {
   if (!checks_passed) {
     return fmt::format("FAILED: {} error{} (below)", errors.size(), errors.size() == 1 ? "" : "s");
   }
-  const std::string not_judged =
-      saturation.accepted_not_judged
-          ? fmt::format("; accepted rate not judged: the {}-cycle warm-up is shorter than the {:.1f}-cycle "
-                        "{}, so the window does not open in steady state",
-                        cfg.warmup, warmup_reference(*this).first, warmup_reference(*this).second)
-          : std::string();
+  std::string not_judged;
+  if (saturation.accepted_not_judged) {
+    const auto [latency, what] = warmup_reference(*this);
+    not_judged = fmt::format("; accepted rate not judged: the {}-cycle warm-up is shorter than the {:.1f}-cycle "
+                             "{}, so the window does not open in steady state",
+                             cfg.warmup, latency, what);
+  }
   if (!saturated) {
     return fmt::format("every measured packet delivered once, intact ({}){}", measured_packets, not_judged);
   }
