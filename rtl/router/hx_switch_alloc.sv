@@ -32,11 +32,15 @@ module hx_switch_alloc #(
 );
   `include "hx_rr_pick.svh"
 
-  // Round-robin pointers: per input, of iterations 1 and 2; per output, of iterations 1 and 2.
-  logic [VW-1:0] in_ptr_q  [P];
-  logic [VW-1:0] in_ptr2_q [P];
-  logic [PW-1:0] out_ptr_q  [P];
-  logic [PW-1:0] out_ptr2_q [P];
+  // Round-robin pointers: per input, of iterations 1 and 2; per output, of iterations 1 and 2;
+  // port p's at [p*VW +: VW] (inputs) or [p*PW +: PW] (outputs). Packed vectors, not arrays:
+  // every index is a loop constant, and Verilator 5.006 keeps a flag per non-blocking write site of
+  // an array element (set, cleared and tested every cycle) where a vector is one copy (1.5% of a
+  // board router's instructions per cycle).
+  logic [P*VW-1:0] in_ptr_q;
+  logic [P*VW-1:0] in_ptr2_q;
+  logic [P*PW-1:0] out_ptr_q;
+  logic [P*PW-1:0] out_ptr2_q;
 
   // Results of the process below, kept for the pointer updates and the assertions. Each input's
   // iteration-1 pick (replaced by its iteration-2 pick when that one wins) and each output's winner
@@ -82,7 +86,7 @@ module hx_switch_alloc #(
       for (int p = 0; p < P; p++) begin
         if (req_i[p*V +: V] != '0) begin
           in_any[p] = 1'b1;
-          pick = VW'(hx_rr_pick(64'(req_i[p*V +: V]), 6'(in_ptr_q[p])));
+          pick = VW'(hx_rr_pick(64'(req_i[p*V +: V]), 6'(in_ptr_q[p*VW +: VW])));
           in_vc_o[p*VW +: VW] = pick;
           in_port[p] = port_i[(p*V + 32'(pick))*PW +: PW];
         end
@@ -95,7 +99,7 @@ module hx_switch_alloc #(
       for (int o = 0; o < P; o++) begin
         if (oreq[o] != '0) begin
           out_any[o] = 1'b1;
-          won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o])));
+          won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o*PW +: PW])));
           out_in_o[o*PW +: PW] = won;
           win1[won] = 1'b1;
         end
@@ -111,7 +115,7 @@ module hx_switch_alloc #(
             end
             if (req2 != '0) begin
               any2[p] = 1'b1;
-              pick2[p] = VW'(hx_rr_pick(64'(req2), 6'(in_ptr2_q[p])));
+              pick2[p] = VW'(hx_rr_pick(64'(req2), 6'(in_ptr2_q[p*VW +: VW])));
               port2[p] = port_i[(p*V + 32'(pick2[p]))*PW +: PW];
             end
           end
@@ -125,7 +129,7 @@ module hx_switch_alloc #(
           for (int o = 0; o < P; o++) begin
             if (oreq[o] != '0) begin
               out_any2[o] = 1'b1;
-              won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr2_q[o])));
+              won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr2_q[o*PW +: PW])));
               out_in_o[o*PW +: PW] = won;
               win2[won] = 1'b1;
               in_vc_o[32'(won)*VW +: VW] = pick2[won];   // the input's VC is the one that won
@@ -141,19 +145,17 @@ module hx_switch_alloc #(
   // An arbiter's pointer moves past its pick when the pick won (an output's pick always does).
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int p = 0; p < P; p++) begin
-        in_ptr_q[p]   <= '0;
-        in_ptr2_q[p]  <= '0;
-        out_ptr_q[p]  <= '0;
-        out_ptr2_q[p] <= '0;
-      end
+      in_ptr_q   <= '0;
+      in_ptr2_q  <= '0;
+      out_ptr_q  <= '0;
+      out_ptr2_q <= '0;
     end else if (req_i != '0) begin
       // (Each pointer from the VC an input won with and the input each output took.)
       for (int p = 0; p < P; p++) begin
-        if (win1[p])     in_ptr_q[p]   <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
-        if (win2[p])     in_ptr2_q[p]  <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
-        if (out_any[p])  out_ptr_q[p]  <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
-        if (out_any2[p]) out_ptr2_q[p] <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
+        if (win1[p])     in_ptr_q[p*VW +: VW]   <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
+        if (win2[p])     in_ptr2_q[p*VW +: VW]  <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
+        if (out_any[p])  out_ptr_q[p*PW +: PW]  <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
+        if (out_any2[p]) out_ptr2_q[p*PW +: PW] <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
       end
     end
   end

@@ -25,7 +25,7 @@ module hx_vc_alloc #(
   output logic [P-1:0]    ok_o
 );
   `include "hx_rr_pick.svh"
-  logic [VW-1:0] ptr_q [P];
+  logic [P*VW-1:0] ptr_q;   // output o's at [o*VW +: VW] (a vector: hx_switch_alloc's pointers)
   always_comb begin
     vc_o = '0;
     ok_o = '0;
@@ -33,7 +33,7 @@ module hx_vc_alloc #(
       for (int o = 0; o < P; o++) begin
         if (alloc_i[o]) begin
           ok_o[o] = (candidates_i[o*V +: V] != '0);
-          vc_o[o*VW +: VW] = VW'(hx_rr_pick(64'(candidates_i[o*V +: V]), 6'(ptr_q[o])));
+          vc_o[o*VW +: VW] = VW'(hx_rr_pick(64'(candidates_i[o*V +: V]), 6'(ptr_q[o*VW +: VW])));
         end
       end
     end
@@ -42,10 +42,10 @@ module hx_vc_alloc #(
   // An output's pointer moves just past the VC it gave.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int o = 0; o < P; o++) ptr_q[o] <= '0;
+      ptr_q <= '0;
     end else if (ok_o != '0) begin
       for (int o = 0; o < P; o++) begin
-        if (ok_o[o]) ptr_q[o] <= VW'(hx_rr_next(6'(vc_o[o*VW +: VW]), V));
+        if (ok_o[o]) ptr_q[o*VW +: VW] <= VW'(hx_rr_next(6'(vc_o[o*VW +: VW]), V));
       end
     end
   end

@@ -163,16 +163,16 @@ std::string points_csv(const std::vector<TrafficRunResult>& points) {
       "offered_load,offered,accepted,accepted_min,accepted_max,accepted_gbps_per_node,"
       "packet_latency_mean,packet_latency_p50,packet_latency_p99,packet_latency_p99_9,"
       "packet_latency_max,network_latency_mean,hops_mean,measured_packets,delivered_packets,"
-      "withdrawn_packets,saturated,checks_passed,clean\n";
+      "withdrawn_packets,saturated,checks_passed,clean,accepted_not_judged\n";
   for (const auto& r : points) {
-    s += fmt::format("{:.4f},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{}\n",
+    s += fmt::format("{:.4f},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{},{},{},{},{:.3f},{:.4f},{},{},{},{},{},{},{}\n",
                      r.cfg.load, r.offered, r.accepted, r.accepted_min, r.accepted_max,
                      r.accepted * r.link_gbps, r.packet_latency.mean(),
                      r.packet_latency.percentile(0.5), r.packet_latency.percentile(0.99),
                      r.packet_latency.percentile(0.999), r.packet_latency.max(),
                      r.network_latency.mean(), r.hops_mean, r.measured_packets, r.delivered_packets,
                      r.withdrawn_packets, r.saturated ? 1 : 0, r.checks_passed ? 1 : 0,
-                     r.clean() ? 1 : 0);
+                     r.clean() ? 1 : 0, r.saturation.accepted_not_judged ? 1 : 0);
   }
   return s;
 }

@@ -54,7 +54,10 @@ struct SweepResult {
 // `load` on `nodes` nodes with packets of `mean_flits` on average, from 1,000 to 200,000 cycles.
 std::uint64_t zero_load_window(std::uint64_t packets, double load, int nodes, double mean_flits);
 
-// CSV of traffic points, one row each (the sweep's curve or a single run).
+// CSV of traffic points, one row each (the sweep's curve or a single run). The last column,
+// accepted_not_judged, is 1 where the warm-up was too short to compare the accepted rate with the
+// offered one (TrafficRunResult's saturation.accepted_not_judged): such a row's saturated column
+// rests on the drain limit and the latency only.
 std::string points_csv(const std::vector<TrafficRunResult>& points);
 
 // "0.05:0.8:0.05" -> 0.05, 0.10, ..., 0.80; or a comma list "0.1,0.2,0.5". Throws

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -183,9 +184,9 @@ TEST(CliTrafficVerdict, HotspotOverloadReportsWithdrawnPackets) {
                            " withdrawn"))
       << r.out;
   const std::string c = slurp(csv);
-  EXPECT_TRUE(contains(c, ",measured_packets,delivered_packets,withdrawn_packets,saturated,checks_passed,clean\n")) << c;
+  EXPECT_TRUE(contains(c, ",measured_packets,delivered_packets,withdrawn_packets,saturated,checks_passed,clean,accepted_not_judged\n")) << c;
   EXPECT_TRUE(contains(c, "," + std::to_string(measured) + "," + std::to_string(delivered) + "," +
-                              std::to_string(withdrawn) + ",1,1,0\n"))
+                              std::to_string(withdrawn) + ",1,1,0,0\n"))
       << c;
   std::remove(json.c_str());
   std::remove(csv.c_str());
@@ -215,17 +216,34 @@ TEST(CliTrafficVerdict, ShortWarmupLeavesTheAcceptedRateUnjudged) {
   EXPECT_TRUE(contains(result, "; accepted rate not judged: the 10-cycle warm-up is shorter than the ")) << t.out;
   EXPECT_FALSE(contains(result, "saturated")) << t.out;
 
+  const std::string csv = temp_path("short-warmup.csv");
   const Outcome s = hxemu("sweep --config " + config("hx2mesh-16") +
-                          " --loads 0.1,0.2 --warmup 10 --measure 200 --harness plain");
+                          " --loads 0.1,0.2 --warmup 10 --measure 200 --harness plain --csv " + csv);
   EXPECT_EQ(s.status, 0) << s.err;
   EXPECT_TRUE(contains(line_with(s.out, "  0.100 "), "rate not judged")) << s.out;
   EXPECT_TRUE(contains(s.out, "  accepted rate not judged at 2 of 2 points: the 10-cycle warm-up")) << s.out;
+  // The CSV marks both rows in its last column: not saturated, checks passed, clean, not judged.
+  const std::string c = slurp(csv);
+  EXPECT_TRUE(contains(c, ",saturated,checks_passed,clean,accepted_not_judged\n")) << c;
+  EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 3) << c;
+  for (const char* row : {"\n0.1000,", "\n0.2000,"}) {
+    const std::size_t at = c.find(row);
+    ASSERT_NE(at, std::string::npos) << row << " in " << c;
+    const std::string line = c.substr(at + 1, c.find('\n', at + 1) - at - 1);
+    EXPECT_EQ(line.substr(line.size() - 8), ",0,1,1,1") << line;
+  }
+  std::remove(csv.c_str());
 
   // Past the latency the same sweep is judged and says nothing of it.
+  const std::string judged_csv = temp_path("judged.csv");
   const Outcome judged = hxemu("sweep --config " + config("hx2mesh-16") +
-                               " --loads 0.1 --warmup 200 --measure 200 --harness plain");
+                               " --loads 0.1 --warmup 200 --measure 200 --harness plain --csv " + judged_csv);
   EXPECT_EQ(judged.status, 0) << judged.err;
   EXPECT_FALSE(contains(judged.out, "not judged")) << judged.out;
+  const std::string jc = slurp(judged_csv);
+  EXPECT_TRUE(contains(jc, "\n0.1000,")) << jc;
+  EXPECT_EQ(jc.substr(jc.size() - 9), ",0,1,1,0\n") << jc;
+  std::remove(judged_csv.c_str());
 }
 
 // The sweep measures zero-load latency in a run of its own at 0.01 flits/node/cycle, whatever the

@@ -68,9 +68,9 @@ TEST(TrafficVerdict, HotspotOverloadIsSaturatedWithWithdrawnPacketsNotClean) {
   EXPECT_EQ(j["verdict"], v);
   // And the CSV row.
   const std::string csv = tb::points_csv({r});
-  EXPECT_TRUE(contains(csv, "measured_packets,delivered_packets,withdrawn_packets,saturated,checks_passed,clean\n"));
+  EXPECT_TRUE(contains(csv, "measured_packets,delivered_packets,withdrawn_packets,saturated,checks_passed,clean,accepted_not_judged\n"));
   EXPECT_TRUE(contains(csv, "," + std::to_string(r.measured_packets) + "," + std::to_string(r.delivered_packets) +
-                                "," + std::to_string(r.withdrawn_packets) + ",1,1,0\n"))
+                                "," + std::to_string(r.withdrawn_packets) + ",1,1,0,0\n"))
       << csv;
 }
 
