@@ -506,8 +506,8 @@ std::pair<double, const char*> warmup_reference(const TrafficRunResult& r) {
 
 void judge_saturation(TrafficRunResult& r, const SaturationRule& rule) {
   // The accepted rate (flits arriving in the window) stands for the offered rate (flits created in
-  // it) only when the window opens in steady state. After a warm-up shorter than a packet's
-  // zero-load latency the warm-up's packets are still on their way when the window opens, and its
+  // it) only when the window opens in steady state. After a warm-up shorter than a packet's latency
+  // (warmup_reference) the warm-up's packets are still on their way when the window opens, and its
   // first cycles count fewer arrivals than creations at any load: a 10-cycle warm-up on a network
   // with 21-cycle packets reads as 100% short at load 0.1. No verdict on the rate then.
   const double reference = warmup_reference(r).first;
