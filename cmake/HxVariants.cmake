@@ -16,13 +16,13 @@ set(HX_NIC_ENTRIES "")
 
 # Registers verilated model `prefix` in the run-time registry (sysc/blocks/model_registry.cpp.in):
 # its headers, and an entry {kind, ports, vcs, flit bits, slots} in `table` whose factory returns
-# `new <model>(<args>)` as a std::unique_ptr<base>.
+# `new DirectStep<<model>>(<args>)` (sysc/blocks/direct_step.h) as a std::unique_ptr<base>.
 function(hx_register_variant table kind ports vcs slots prefix base model args)
   set(HX_REGISTRY_INCLUDES
       "${HX_REGISTRY_INCLUDES}#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n" PARENT_SCOPE)
   string(CONCAT entry
          "  {{\"${kind}\", ${ports}, ${vcs}, ${HX_FLIT_BITS}, ${slots}, \"${prefix}\"}, [] {\n"
-         "     return std::unique_ptr<${base}>(new ${model}<${prefix}>(\n"
+         "     return std::unique_ptr<${base}>(new DirectStep<${model}<${prefix}>>(\n"
          "         ${args})); }},\n")
   set(${table} "${${table}}${entry}" PARENT_SCOPE)
   hx_register_traced_variant(${table} ${kind} ${ports} ${vcs} ${slots} ${prefix} ${base} ${model} "${args}")

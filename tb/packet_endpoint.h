@@ -73,6 +73,7 @@ class PacketEndpoint final : public sysc::LinkBlock {
   std::uint64_t stalls_no_credit() const { return stalls_no_credit_; }
 
   // LinkBlock
+  void step(sysc::Network& net, int index, std::uint64_t now) override;
   int ports() const override { return 1; }
   int vcs() const override { return cfg_.vcs; }
   int flit_bits() const override { return cfg_.flit_bits; }

@@ -10,9 +10,15 @@
 
 namespace hxemu::sysc {
 
+class Network;
+
 class LinkBlock {
  public:
   virtual ~LinkBlock() = default;
+  // One cycle of this block as block `index` of `net` (what Network::step_block calls). This one
+  // steps it through the virtual methods below; a final block type steps through
+  // Network::step_as<its type>, which calls them directly (sysc/fabric/network_step.h).
+  virtual void step(Network& net, int index, std::uint64_t now);
   virtual int ports() const = 0;
   virtual int vcs() const = 0;
   virtual int flit_bits() const = 0;

@@ -71,7 +71,11 @@ class Network {
 
   // One cycle of one block, at cycle `now`. Any order of blocks within a cycle gives the same
   // result, because every block output is registered and every link is at least one slot deep.
-  void step_block(int i, std::uint64_t now);
+  // The block steps itself (LinkBlock::step): through step_as with its own type, or LinkBlock.
+  void step_block(int i, std::uint64_t now) { blocks_[i].block->step(*this, i, now); }
+  // step_block's body for block i, which is `b` (sysc/fabric/network_step.h).
+  template <class B>
+  void step_as(B& b, int i, std::uint64_t now);
   // step_block for each of `blocks` in turn, at cycle `now`. While one block ticks, the link lines
   // the next one reads first (its links' counters, the flit and credit slots arriving now) are
   // fetched: on a large system they are cache misses, each a stall of step_block's otherwise.

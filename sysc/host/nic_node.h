@@ -66,6 +66,7 @@ class NicNode final : public LinkBlock {
   const std::vector<CorruptLanding>& corrupt_landings() const { return corrupt_; }
 
   // ---- LinkBlock ---------------------------------------------------------------------------
+  void step(Network& net, int index, std::uint64_t now) override;
   int ports() const override { return 1; }
   int vcs() const override { return nic_->vcs(); }
   int flit_bits() const override { return nic_->flit_bits(); }

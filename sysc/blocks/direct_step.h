@@ -1,0 +1,22 @@
+// DirectStep<Model>: a verilated block adapter (BoardRouterModel<M>, SwitchModel<M>, NicModel<M>)
+// as a final type that steps as itself (Network::step_as<DirectStep<Model>>, in
+// sysc/fabric/network_step.h): the harness's calls to its port methods, about fifteen per block
+// and cycle, are direct and inlined instead of virtual. The model registry builds every untraced
+// block this way; a traced copy (sysc/trace/traced_block.h) derives from the adapter itself and
+// steps through LinkBlock.
+#pragma once
+
+#include <cstdint>
+
+#include "sysc/fabric/network_step.h"
+
+namespace hxemu::sysc {
+
+template <class Model>
+class DirectStep final : public Model {
+ public:
+  using Model::Model;
+  void step(Network& net, int index, std::uint64_t now) override { net.step_as(*this, index, now); }
+};
+
+}  // namespace hxemu::sysc

@@ -1,0 +1,118 @@
+// Network::step_as<B>: one cycle of one block, the body of Network::step_block, as a template over
+// the block's type. A block whose type is final (sysc/blocks/direct_step.h, the endpoints) steps
+// through step_as with that type: the compiler then calls its port methods directly and inlines
+// them, where through LinkBlock each is a virtual call (about fifteen per router and cycle). Any
+// other block steps through step_as<LinkBlock> (LinkBlock::step, in network.cpp). Both run the
+// same code, so the results are the same.
+//
+// Included only where a block type's step is defined: the adapters' headers and network.cpp.
+#pragma once
+
+#include "sysc/fabric/network.h"
+
+namespace hxemu::sysc {
+
+template <class B>
+void Network::step_as(B& b, int i, std::uint64_t now) {
+  if (std::uint64_t* c = block_clock_[i]) *c = now;
+  BlockEntry& e = blocks_[i];
+  // A link-state change is an input the block registers at its next edge: it ticks this cycle even
+  // when idle, so the change is in place before the next flit arrives.
+  bool changed = false;
+  if (now >= e.next_fault_at) {
+    apply_block_faults(e, now);
+    changed = true;
+  }
+  // A busy block ticks anyway; only an idle one needs the look at its links, and a link's slot
+  // (a cache miss per port on a large system) only when the link has something in flight.
+  if (!changed && b.idle()) {
+    bool arriving = false;
+    for (const PortRoute& r : e.routes) {
+      if (r.rx->arriving_flit(now) != nullptr || r.tx->credit_arriving(now)) {
+        arriving = true;
+        break;
+      }
+    }
+    if (!arriving) {
+      ++ticks_skipped_[i];
+      return;
+    }
+  }
+  b.clear_inputs();
+  for (const PortRoute& r : e.routes) {
+    Link& rx = *r.rx;
+    if (const Flit* f = rx.arriving_flit(now)) {
+      if (link_down(r.rx_id, now)) {
+        log_fault(recv_log_[r.rx_id], FaultEvent::Kind::kLostInFlight, r.rx_id, now, *f, std::nullopt);
+      } else {
+        b.set_flit_in(r.port, *f);
+      }
+      rx.consume_flit(now);
+    }
+    Link& tx = *r.tx;
+    if (tx.credit_arriving(now)) {
+      const Credit c = tx.take_credit(now);
+      if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
+      vc_track_[r.tx_vc + c.vc].credit();
+      b.set_credit_in(r.port, c);
+    }
+  }
+  b.tick();
+  ++ticks_done_[i];
+  if (std::uint64_t bits = b.stall_credit_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_credit_[port_base_[i] + p] += bits & 1u;
+  }
+  if (std::uint64_t bits = b.stall_sa_bits()) {
+    for (int p = 0; bits; ++p, bits >>= 1) stalls_sa_[port_base_[i] + p] += bits & 1u;
+  }
+  // Which ports have a flit or a credit out: two calls for all ports (most ports of a block send
+  // nothing in most cycles).
+  const std::uint64_t flits_out = b.flit_out_bits();
+  const std::uint64_t credits_out = b.credit_out_bits();
+  if ((flits_out | credits_out) == 0) return;
+  Flit f;
+  for (const PortRoute& r : e.routes) {
+    const int p = r.port;
+    if (flits_out >> p & 1u) {
+      b.flit_out(p, f);
+      bool drop = false;
+      if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
+          !(fault_ == LinkFault::kFlipBodyBit && f.head)) {
+        drop = fault_ == LinkFault::kDrop;
+        if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
+        fault_ = LinkFault::kNone;
+      }
+      const bool dead = link_down(r.tx_id, now);
+      if (!drop) {
+        if (dead) {
+          // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
+          // a body flit still names its packet.
+        } else if (faults_on_ && !f.head && flip_rate_ > 0.0 &&
+                   (flip_classes_ >> static_cast<int>(link_info_[r.tx_id].cls) & 1u)) {
+          flip_bits(r.tx_id, f, b.flit_bits(), now);
+        }
+        if (!dead) {
+          r.tx->send_flit(now, f);
+          ++link_flits_[r.tx_id];
+        }
+        VcTrack& t = vc_track_[r.tx_vc + f.vc];
+        if (f.head) {
+          t.send_head(head_of(f), f.tail);
+        } else {
+          t.send(f.tail);
+        }
+        if (dead) {
+          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, t.back());
+        } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
+          head_observer_->head_on_cable(r.tx_id, f, now);
+        }
+      }
+    }
+    if (credits_out >> p & 1u) {
+      const Credit c = b.credit_out(p);
+      if (!link_down(r.rx_id, now)) r.rx->send_credit(now, c);
+    }
+  }
+}
+
+}  // namespace hxemu::sysc
