@@ -2,8 +2,10 @@
 // as a final type that steps as itself (Network::step_as<DirectStep<Model>>, in
 // sysc/fabric/network_step.h): the harness's calls to its port methods, about fifteen per block
 // and cycle, are direct and inlined instead of virtual. The model registry builds every untraced
-// block this way; a traced copy (sysc/trace/traced_block.h) derives from the adapter itself and
-// steps through LinkBlock.
+// model this way (one rule for all its entries). Routers and switches are network blocks and gain
+// from it; a NIC model is not: its NicNode is (sysc/host/nic_node.h), which steps as its own type
+// and calls the model through NicBlock, so for NICs the wrapper changes nothing. A traced copy
+// (sysc/trace/traced_block.h) derives from the adapter itself and steps through LinkBlock.
 #pragma once
 
 #include <cstdint>
