@@ -56,7 +56,11 @@ module hx_output_unit #(
   localparam int CW = $clog2(DDOWN + 1);
 
   logic [V-1:0]  owned_q;
-  logic [CW-1:0] count_q [V];    // credits per VC
+  // Credits per VC, VC v's at [v*CW +: CW]. A packed vector, not an array: Verilator 5.006 gives
+  // every non-blocking write site of an array element a flag that it sets, clears and tests every
+  // cycle, a branch a processor mispredicts as often as flits and credits come and go; a vector is
+  // copied whole, without one.
+  logic [V*CW-1:0] count_q;
   logic [CW-1:0] init_q;         // depth_i as it was in reset
   logic          err_q;
   logic          out_valid_q;
@@ -84,36 +88,36 @@ module hx_output_unit #(
   logic [V-1:0]  home_q;         // count_q[v] == init_q
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int v = 0; v < V; v++) count_q[v] <= CW'(depth_i);
+      count_q  <= {V{CW'(depth_i)}};
       init_q   <= CW'(depth_i);
       credit_q <= (CW'(depth_i) != '0) ? '1 : '0;
       home_q   <= '1;
       err_q    <= 1'b0;
     end else if (credit_valid_i || send_i) begin
       if (credit_in()) begin
-        if (count_q[credit_vc_i] == init_q) begin
+        if (count_q[32'(credit_vc_i)*CW +: CW] == init_q) begin
           err_q <= 1'b1;
 `ifdef HX_ASSERT
-          assert (count_q[credit_vc_i] != init_q) else hx_rtl_assert_failed($sformatf(
+          assert (count_q[32'(credit_vc_i)*CW +: CW] != init_q) else hx_rtl_assert_failed($sformatf(
             "%m: credits of VC %0d above the depth: a credit returned with all %0d home",
             credit_vc_i, init_q));
 `endif
         end else begin
-          count_q[credit_vc_i]  <= count_q[credit_vc_i] + CW'(1);
+          count_q[32'(credit_vc_i)*CW +: CW] <= count_q[32'(credit_vc_i)*CW +: CW] + CW'(1);
           credit_q[credit_vc_i] <= 1'b1;
-          home_q[credit_vc_i]   <= (count_q[credit_vc_i] + CW'(1) == init_q);
+          home_q[credit_vc_i]   <= (count_q[32'(credit_vc_i)*CW +: CW] + CW'(1) == init_q);
         end
       end
       if (flit_out()) begin
-        if (count_q[send_vc_i] == '0) begin
+        if (count_q[32'(send_vc_i)*CW +: CW] == '0) begin
           err_q <= 1'b1;
 `ifdef HX_ASSERT
-          assert (count_q[send_vc_i] != '0) else hx_rtl_assert_failed($sformatf(
+          assert (count_q[32'(send_vc_i)*CW +: CW] != '0) else hx_rtl_assert_failed($sformatf(
             "%m: credits of VC %0d below zero: a flit sent with no credit", send_vc_i));
 `endif
         end else begin
-          count_q[send_vc_i]  <= count_q[send_vc_i] - CW'(1);
-          credit_q[send_vc_i] <= (count_q[send_vc_i] != CW'(1));
+          count_q[32'(send_vc_i)*CW +: CW] <= count_q[32'(send_vc_i)*CW +: CW] - CW'(1);
+          credit_q[send_vc_i] <= (count_q[32'(send_vc_i)*CW +: CW] != CW'(1));
           home_q[send_vc_i]   <= 1'b0;
         end
       end
@@ -125,7 +129,7 @@ module hx_output_unit #(
   assign all_home     = (home_q == '1);
   always_comb begin
     for (int v = 0; v < V; v++) begin
-      credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count_q[v]);
+      credits_o[v*8 +: 8] = down_i ? 8'd0 : 8'(count_q[v*CW +: CW]);
     end
   end
 

@@ -39,10 +39,12 @@ module hx_vc_buffer #(
 
   logic [W-1:0]  data_mem [V*D];
   logic [MW-1:0] meta_mem [V*D];
-  logic [PW-1:0] rd_ptr_q [V];
-  logic [PW-1:0] wr_ptr_q [V];
-  logic [CW-1:0] count_q  [V];
-  logic          overflow_q;
+  // Per VC, VC v's at [v*PW +: PW] / [v*CW +: CW]: packed vectors, not arrays (hx_output_unit's
+  // credit counters say why).
+  logic [V*PW-1:0] rd_ptr_q;
+  logic [V*PW-1:0] wr_ptr_q;
+  logic [V*CW-1:0] count_q;
+  logic            overflow_q;
 
   // The front of every VC is kept in registers (front_valid_q, front_meta_q) that change only
   // when a flit is written into an empty VC or a VC's front leaves: the allocators read them every
@@ -56,14 +58,14 @@ module hx_vc_buffer #(
   // with a flit is ever dequeued, and nobody looks at the payload otherwise (an empty VC's slot
   // holds an old flit or nothing). A guard here would cost a simulator a test and a clear of W
   // bits per port and cycle for nothing.
-  assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[rd_vc_i])];
+  assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[32'(rd_vc_i)*PW +: PW])];
 
   // Storage has no reset: a slot's contents are only used after it was written. A flit is stored
   // when its VC has room.
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i && 32'(count_q[wr_vc_i]) < D) begin
-      data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_data_i;
-      meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[wr_vc_i])] <= wr_meta_i;
+    if (wr_valid_i && 32'(count_q[32'(wr_vc_i)*CW +: CW]) < D) begin
+      data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_data_i;
+      meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_meta_i;
     end
   end
 
@@ -79,11 +81,9 @@ module hx_vc_buffer #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      for (int v = 0; v < V; v++) begin
-        rd_ptr_q[v] <= '0;
-        wr_ptr_q[v] <= '0;
-        count_q[v]  <= '0;
-      end
+      rd_ptr_q <= '0;
+      wr_ptr_q <= '0;
+      count_q  <= '0;
       front_valid_q <= '0;
       front_meta_q  <= '0;
       overflow_q <= 1'b0;
@@ -91,24 +91,26 @@ module hx_vc_buffer #(
       // Only the VCs written and read this cycle move (a simulator pays per flit, not per VC);
       // a write and a read of one VC leave its count as it was.
       /* verilator lint_off BLKSEQ */
-      wr_ok    = wr_valid_i && (32'(count_q[wr_vc_i]) < D);
+      wr_ok    = wr_valid_i && (32'(count_q[32'(wr_vc_i)*CW +: CW]) < D);
       inc      = wr_ok && 32'(wr_vc_i) < V;
-      dec      = deq_i && 32'(deq_vc_i) < V && count_q[deq_vc_i] != '0;
-      deq_next = (32'(rd_ptr_q[deq_vc_i]) == D - 1) ? '0 : rd_ptr_q[deq_vc_i] + PW'(1);
+      dec      = deq_i && 32'(deq_vc_i) < V && count_q[32'(deq_vc_i)*CW +: CW] != '0;
+      deq_next = (32'(rd_ptr_q[32'(deq_vc_i)*PW +: PW]) == D - 1)
+               ? '0 : rd_ptr_q[32'(deq_vc_i)*PW +: PW] + PW'(1);
       /* verilator lint_on BLKSEQ */
       if (inc) begin
-        wr_ptr_q[wr_vc_i] <= (32'(wr_ptr_q[wr_vc_i]) == D - 1) ? '0 : wr_ptr_q[wr_vc_i] + PW'(1);
+        wr_ptr_q[32'(wr_vc_i)*PW +: PW] <= (32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW]) == D - 1)
+                                           ? '0 : wr_ptr_q[32'(wr_vc_i)*PW +: PW] + PW'(1);
         // A flit written into an empty VC is its front from the next cycle.
-        if (count_q[wr_vc_i] == '0) begin
+        if (count_q[32'(wr_vc_i)*CW +: CW] == '0) begin
           front_valid_q[wr_vc_i] <= 1'b1;
           front_meta_q[32'(wr_vc_i)*MW +: MW] <= wr_meta_i;
         end
       end
       if (dec) begin
-        rd_ptr_q[deq_vc_i] <= deq_next;
+        rd_ptr_q[32'(deq_vc_i)*PW +: PW] <= deq_next;
         // The front leaves: the next flit of the VC becomes the front, the one written now when
         // that is the next (the VC held one flit), or nothing (the side record reads 0).
-        if (32'(count_q[deq_vc_i]) > 1) begin
+        if (32'(count_q[32'(deq_vc_i)*CW +: CW]) > 1) begin
           front_meta_q[32'(deq_vc_i)*MW +: MW] <= meta_mem[32'(deq_vc_i)*D + 32'(deq_next)];
         end else if (inc && wr_vc_i == deq_vc_i) begin
           front_meta_q[32'(deq_vc_i)*MW +: MW] <= wr_meta_i;
@@ -117,8 +119,12 @@ module hx_vc_buffer #(
           front_meta_q[32'(deq_vc_i)*MW +: MW] <= '0;
         end
       end
-      if (inc && !(dec && deq_vc_i == wr_vc_i)) count_q[wr_vc_i] <= count_q[wr_vc_i] + CW'(1);
-      if (dec && !(inc && deq_vc_i == wr_vc_i)) count_q[deq_vc_i] <= count_q[deq_vc_i] - CW'(1);
+      if (inc && !(dec && deq_vc_i == wr_vc_i)) begin
+        count_q[32'(wr_vc_i)*CW +: CW] <= count_q[32'(wr_vc_i)*CW +: CW] + CW'(1);
+      end
+      if (dec && !(inc && deq_vc_i == wr_vc_i)) begin
+        count_q[32'(deq_vc_i)*CW +: CW] <= count_q[32'(deq_vc_i)*CW +: CW] - CW'(1);
+      end
       if (wr_valid_i && !wr_ok) overflow_q <= 1'b1;
 `ifdef HX_ASSERT
       // ---- assertions (rtl/common/hx_assert.svh) -------------------------------------------

@@ -3,7 +3,8 @@
 // with its message, and that the process went on. Violations a neighbour can commit are planted
 // through the product's models (the board router and the NIC from the model registry); promises
 // only the next block in a module can break are planted on that block verilated alone
-// (CMakeLists.txt). A clean run fires none.
+// (CMakeLists.txt). A clean run fires none. The output unit's credit counters, one packed register
+// for all its VCs, are checked on that model too (OutputUnitCredits).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -193,6 +194,55 @@ TEST(OutputUnitAssertions, DepthAboveWhatTheCountersHoldFires) {
   clock_edge_portable(m);
   EXPECT_EQ(take_sorted(),
             (Messages{"TOP.hx_output_unit: downstream depth 5 above the 4 credits the counters hold"}));
+}
+
+// The credit counters of the VCs share one packed register (hx_output_unit): a flit or a credit
+// moves its own VC's count and no other, a flit and a credit on different VCs in one cycle each
+// move theirs, and the counts reach zero and the depth without touching the neighbour's field.
+TEST(OutputUnitCredits, EachVcCountsItsOwn) {
+  Vhx_output_unit_v2_w32 m(verilated_context());
+  m.depth_i = 4;
+  reset(m);
+  auto credits = [&](int vc) { return (m.credits_o >> (8 * vc)) & 0xffu; };
+  auto has_credit = [&](int vc) { return (m.has_credit_o >> vc) & 1u; };
+  EXPECT_EQ(credits(0), 4u);
+  EXPECT_EQ(credits(1), 4u);
+  for (int i = 0; i < 4; ++i) send(m, 1, i == 0, i == 3);   // VC 1 spends all four
+  EXPECT_EQ(credits(0), 4u);
+  EXPECT_EQ(credits(1), 0u);
+  EXPECT_EQ(has_credit(0), 1u);
+  EXPECT_EQ(has_credit(1), 0u);
+  m.credit_valid_i = 1;                                       // a credit home on VC 1 while
+  m.credit_vc_i = 1;                                          // VC 0 sends
+  send(m, 0, true, false);
+  m.credit_valid_i = 0;
+  EXPECT_EQ(credits(0), 3u);
+  EXPECT_EQ(credits(1), 1u);
+  EXPECT_EQ(has_credit(1), 1u);
+  send(m, 0, false, false);
+  send(m, 0, false, true);
+  EXPECT_EQ(credits(0), 1u);
+  EXPECT_EQ(credits(1), 1u);
+  m.credit_valid_i = 1;
+  for (int i = 0; i < 3; ++i) {                               // VC 1's other credits come home
+    m.credit_vc_i = 1;
+    clock_edge_portable(m);
+  }
+  m.credit_valid_i = 0;
+  EXPECT_EQ(credits(0), 1u);
+  EXPECT_EQ(credits(1), 4u);
+  EXPECT_EQ(m.idle_o, 0u);                                    // VC 0's credits are still out
+  m.credit_valid_i = 1;
+  for (int i = 0; i < 3; ++i) {
+    m.credit_vc_i = 0;
+    clock_edge_portable(m);
+  }
+  m.credit_valid_i = 0;
+  EXPECT_EQ(credits(0), 4u);
+  EXPECT_EQ(credits(1), 4u);
+  EXPECT_EQ(m.idle_o, 1u);
+  EXPECT_EQ(m.credit_err_o, 0u);
+  EXPECT_EQ(take_sorted(), Messages{});
 }
 
 // ---- the board router (the product's model) ----------------------------------------------------
