@@ -59,7 +59,7 @@ module hx_output_unit #(
   // Credits per VC, VC v's at [v*CW +: CW]. A packed vector, not an array: Verilator 5.006 gives
   // every non-blocking write site of an array element a flag that it sets, clears and tests every
   // cycle, a branch a processor mispredicts as often as flits and credits come and go; a vector is
-  // copied whole, without one.
+  // copied whole, without one. (VC v's field is selected where it is used: hx_vc_buffer says why.)
   logic [V*CW-1:0] count_q;
   logic [CW-1:0] init_q;         // depth_i as it was in reset
   logic          err_q;

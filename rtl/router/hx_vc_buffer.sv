@@ -40,7 +40,9 @@ module hx_vc_buffer #(
   logic [W-1:0]  data_mem [V*D];
   logic [MW-1:0] meta_mem [V*D];
   // Per VC, VC v's at [v*PW +: PW] / [v*CW +: CW]: packed vectors, not arrays (hx_output_unit's
-  // credit counters say why).
+  // credit counters say why). Each field is selected where it is used, written out: reading them
+  // through small functions made Verilator keep a temporary per call (3.5% more instructions,
+  // and half the wall-time gain gone; docs/speed.md, Measured and not taken).
   logic [V*PW-1:0] rd_ptr_q;
   logic [V*PW-1:0] wr_ptr_q;
   logic [V*CW-1:0] count_q;
