@@ -19,6 +19,9 @@ class DirectStep final : public Model {
  public:
   using Model::Model;
   void step(Network& net, int index, std::uint64_t now) override { net.step_as(*this, index, now); }
+  // A router or switch model talks to the rest of the system through its links alone (a NIC
+  // model is stepped by its NicNode, which is not links-only: it shares the node's host memory).
+  bool links_only() const override { return true; }
 };
 
 }  // namespace hxemu::sysc

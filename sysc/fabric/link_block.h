@@ -52,6 +52,13 @@ class LinkBlock {
   // A neighbour broke the credit protocol (sticky).
   virtual bool error() const = 0;
 
+  // True when this block shares nothing with other blocks but its links: no host memory or
+  // command queue, no observer that needs every block at cycle t before any is at t + 1 (a
+  // waveform). A harness may then step it through several cycles before its neighbours, as many
+  // as its links' latency allows (sysc/harness/parallel_harness.h, spans). False by default: a
+  // block type that is sure says so (DirectStep's routers and switches, the traffic endpoints).
+  virtual bool links_only() const { return false; }
+
   // Failed links (Network::schedule_block_fault), from the coming edge on and for good: the link
   // behind `port` is down; the board-edge cables in `edges` (bit per mesh port N, E, S, W: the edge
   // of this router's column or row) are down. Blocks that route (routers, switches) take them as

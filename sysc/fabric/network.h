@@ -82,6 +82,15 @@ class Network {
   void step_blocks(const std::vector<int>& blocks, std::uint64_t now) {
     step_in_turn(blocks.size(), [&](std::size_t k) { return blocks[k]; }, now);
   }
+  // Each of `blocks` in turn through cycles [t0, t1), for a harness that knows no flit or credit
+  // sent in those cycles arrives before t1 (sysc/harness/parallel_harness.h, partition spans).
+  void step_blocks_through(const std::vector<int>& blocks, std::uint64_t t0, std::uint64_t t1) {
+    const std::size_t n = blocks.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + 1 < n) prefetch_block(blocks[k + 1], t0);
+      for (std::uint64_t now = t0; now < t1; ++now) step_block(blocks[k], now);
+    }
+  }
   // One cycle of every block (the plain C++ harness), advancing now().
   void step();
   std::uint64_t now() const { return now_; }

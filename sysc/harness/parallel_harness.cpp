@@ -58,6 +58,11 @@ class Barrier {
 };
 
 class ParallelHarness final : public Harness {
+  struct Part {
+    std::vector<int> blocks;   // in index order
+    std::uint64_t span = 1;    // partition_spans
+  };
+
  public:
   ParallelHarness(System& sys, int threads)
       : sys_(sys), window_(lookahead_window(sys)), exchange_(sys) {
@@ -66,23 +71,25 @@ class ParallelHarness final : public Harness {
     // (a busier core, a partition with more traffic) simply steps fewer of them, and the last ones
     // claimed are the small ones (longest-processing-time-first). Which thread steps a partition
     // does not change the result: partitions are independent within a window (see the header).
-    std::vector<std::pair<int, const System::Partition*>> parts;
+    std::vector<std::pair<int, int>> parts;   // (weight, partition)
     for (std::size_t pi = 0; pi < sys.partitions().size(); ++pi) {
       if (!sys.owns_partition(static_cast<int>(pi))) continue;
-      const auto& p = sys.partitions()[pi];
       int w = 0;
-      for (int b : p.blocks) w += 1 + sys.net().block(b).ports();
-      parts.push_back({w, &p});
+      for (int b : sys.partitions()[pi].blocks) w += 1 + sys.net().block(b).ports();
+      parts.push_back({w, static_cast<int>(pi)});
     }
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     threads = std::max(1, std::min<int>(threads, static_cast<int>(parts.size())));
     threads_ = threads;
     if (exchange_.active() && window_ == 0) throw std::logic_error("parallel harness: ranks joined by a link of no partition");
+    const std::vector<std::uint64_t> spans = partition_spans(sys);
     for (const auto& weighed : parts) {
-      std::vector<int> blocks = weighed.second->blocks;
-      std::sort(blocks.begin(), blocks.end());
-      parts_.push_back(std::move(blocks));
+      Part part;
+      part.blocks = sys.partitions()[static_cast<std::size_t>(weighed.second)].blocks;
+      std::sort(part.blocks.begin(), part.blocks.end());
+      part.span = spans[static_cast<std::size_t>(weighed.second)];
+      parts_.push_back(std::move(part));
     }
     name_ = "parallel C++, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
     if (sys.ranks() > 1) name_ += " x " + std::to_string(sys.ranks()) + " MPI ranks";
@@ -111,7 +118,7 @@ class ParallelHarness final : public Harness {
       const std::uint64_t w = window_ > 0 ? window_ : cycles;
       for (std::uint64_t t0 = net.now(); t0 < end; t0 += w) {
         const std::uint64_t t1 = std::min(end, t0 + w);
-        for (const auto& blocks : parts_) step_partition(blocks, t0, t1);
+        for (const Part& part : parts_) step_partition(part, t0, t1);
         net.set_now(t1);
       }
       return;
@@ -177,10 +184,20 @@ class ParallelHarness final : public Harness {
   // Cycles [t0, t1) of one partition: nothing it reads in the window was written in it by another
   // partition (see the header), so any order of partitions, on any thread, gives the same result;
   // and the partition's blocks and links stay in the core's caches for the whole window instead of
-  // every partition being swept every cycle.
-  void step_partition(const std::vector<int>& blocks, std::uint64_t t0, std::uint64_t t1) {
+  // every partition being swept every cycle. Within the partition, block by block through each span
+  // of its cycles (partition_spans), so a block's model is still in the first-level cache for its
+  // second cycle; a partition of span 1 cycle by cycle.
+  void step_partition(const Part& part, std::uint64_t t0, std::uint64_t t1) {
     Network& net = sys_.net();
-    for (std::uint64_t now = t0; now < t1; ++now) net.step_blocks(blocks, now);
+    if (part.span <= 1) {
+      for (std::uint64_t now = t0; now < t1; ++now) net.step_blocks(part.blocks, now);
+      return;
+    }
+    for (std::uint64_t s0 = t0; s0 < t1;) {
+      const std::uint64_t s1 = t1 - s0 > part.span ? s0 + part.span : t1;   // (span may be kWholeRun)
+      net.step_blocks_through(part.blocks, s0, s1);
+      s0 = s1;
+    }
   }
 
   void start_pool() {
@@ -209,7 +226,7 @@ class ParallelHarness final : public Harness {
   const std::uint64_t window_;
   std::string name_;
   int threads_ = 1;
-  std::vector<std::vector<int>> parts_;   // this rank's partitions' blocks, heaviest first
+  std::vector<Part> parts_;   // this rank's partitions, heaviest first
   std::atomic<std::size_t> next_part_{0};   // the next partition to claim in this window
   std::vector<std::thread> pool_;
   LinkExchange exchange_;
@@ -240,6 +257,24 @@ std::uint64_t lookahead_window(const System& sys) {
     w = w == 0 ? lw : std::min(w, lw);
   }
   return w;
+}
+
+std::vector<std::uint64_t> partition_spans(const System& sys) {
+  const Network& net = sys.net();
+  const auto parts = sys.partitions().size();
+  std::vector<std::uint64_t> span(parts, kWholeRun);
+  for (int l = 0; l < net.links(); ++l) {
+    const auto& info = net.link_info(l);
+    const int p = sys.partition_of_block(info.from.block);
+    if (p < 0 || p != sys.partition_of_block(info.to.block)) continue;
+    auto& s = span[static_cast<std::size_t>(p)];
+    s = std::min(s, static_cast<std::uint64_t>(net.link(l).latency()) + 1);
+  }
+  for (int b = 0; b < net.blocks(); ++b) {
+    const int p = sys.partition_of_block(b);
+    if (p >= 0 && !net.block(b).links_only()) span[static_cast<std::size_t>(p)] = 1;
+  }
+  return span;
 }
 
 std::unique_ptr<Harness> make_parallel_harness(System& sys, int threads) {

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sysc/harness/harness.h"
 
@@ -30,5 +31,16 @@ std::unique_ptr<Harness> make_parallel_harness(System& sys, int threads = 0);
 // The lookahead window of a system: 1 + the smallest latency of a link joining two partitions
 // (0 when no link does: one partition, no synchronisation needed).
 std::uint64_t lookahead_window(const System& sys);
+
+// Spans, the same rule one level down: within a partition, a block is stepped through a span of S
+// cycles before the next block is stepped through the same S, where S is 1 + the smallest latency
+// of a link inside the partition. A flit or credit sent in a span arrives after it, and a link's
+// ring keeps the slots written apart from those read, so the result is the one of stepping every
+// block cycle by cycle; a block's state stays in cache from one of its cycles to the next. A
+// partition with a block that shares state beyond its links (LinkBlock::links_only: a NIC node
+// and its host program) has span 1; one without inner links, kWholeRun (as long as the window).
+// Indexed by partition.
+inline constexpr std::uint64_t kWholeRun = ~std::uint64_t{0};
+std::vector<std::uint64_t> partition_spans(const System& sys);
 
 }  // namespace hxemu::sysc

@@ -5,6 +5,7 @@
 
 #include <systemc>
 
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -113,6 +114,49 @@ TEST(HarnessEquivalence, LookaheadWindowIsTheShortestCrossPartitionLinkPlusOne) 
   EXPECT_EQ(sysc::lookahead_window(df.sys()), static_cast<std::uint64_t>(cfg.cable_latency) + 1);
   tb::TrafficSystem mesh(shipped("mesh-8x8"));   // one board: one partition, no window
   EXPECT_EQ(sysc::lookahead_window(mesh.sys()), 0u);
+}
+
+// Spans (sysc/harness/parallel_harness.h): within a partition, every block is stepped through S
+// cycles before the next, S = 1 + the shortest link inside it. The equivalence tests above run
+// systems whose boards have span 2 and whose one-switch trees have no inner link, and get the
+// plain loop's cycles exactly; here the spans themselves.
+TEST(HarnessEquivalence, PartitionSpansFollowTheLinksInsideAndTheBlocks) {
+  tb::TrafficSystem mesh(shipped("mesh-8x8"));   // routers and endpoints, links of latency 1
+  EXPECT_EQ(sysc::partition_spans(mesh.sys()), (std::vector<std::uint64_t>{2}));
+
+  sysc::SystemConfig cfg = shipped("hx2mesh-16");
+  cfg.board_latency = 2;
+  cfg.terminal_latency = 3;
+  tb::TrafficSystem hx(cfg);
+  const auto spans = sysc::partition_spans(hx.sys());
+  const auto& parts = hx.sys().partitions();
+  ASSERT_EQ(spans.size(), parts.size());
+  int boards = 0, trees = 0;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (parts[p].is_tree) {
+      ++trees;   // one switch, no link inside: as long as the window
+      EXPECT_EQ(spans[p], sysc::kWholeRun) << parts[p].name;
+    } else {
+      ++boards;  // the shorter of the board's traces (2) and its terminal links (3), plus one
+      EXPECT_EQ(spans[p], 3u) << parts[p].name;
+    }
+  }
+  EXPECT_GT(boards, 1);
+  EXPECT_GT(trees, 0);
+
+  // A block that shares more than its links (here a stand-in for a node's host program) puts its
+  // partition back to one cycle at a time, and no other.
+  struct HostStandIn final : sysc::PortlessBlock {
+    void tick() override {}
+    bool idle() const override { return true; }
+    bool error() const override { return false; }
+  };
+  hx.sys().add_node_block(0, std::make_unique<HostStandIn>(), "node0.stand-in");
+  const auto with_host = sysc::partition_spans(hx.sys());
+  const int p0 = hx.sys().partition_of_block(hx.sys().net().blocks() - 1);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    EXPECT_EQ(with_host[p], static_cast<int>(p) == p0 ? 1u : spans[p]) << parts[p].name;
+  }
 }
 
 }  // namespace
