@@ -126,7 +126,8 @@ VcTrack::Head Network::head_of(const Flit& f) {
 }
 
 void Network::step() {
-  step_in_turn(static_cast<std::size_t>(blocks()), [](std::size_t k) { return static_cast<int>(k); }, now_);
+  step_in_turn(static_cast<std::size_t>(blocks()), [](std::size_t k) { return static_cast<int>(k); }, now_,
+               now_ + 1);
   set_now(now_ + 1);
 }
 

@@ -80,16 +80,12 @@ class Network {
   // the next one reads first (its links' counters, the flit and credit slots arriving now) are
   // fetched: on a large system they are cache misses, each a stall of step_block's otherwise.
   void step_blocks(const std::vector<int>& blocks, std::uint64_t now) {
-    step_in_turn(blocks.size(), [&](std::size_t k) { return blocks[k]; }, now);
+    step_blocks_through(blocks, now, now + 1);
   }
   // Each of `blocks` in turn through cycles [t0, t1), for a harness that knows no flit or credit
   // sent in those cycles arrives before t1 (sysc/harness/parallel_harness.h, partition spans).
   void step_blocks_through(const std::vector<int>& blocks, std::uint64_t t0, std::uint64_t t1) {
-    const std::size_t n = blocks.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      if (k + 1 < n) prefetch_block(blocks[k + 1], t0);
-      for (std::uint64_t now = t0; now < t1; ++now) step_block(blocks[k], now);
-    }
+    step_in_turn(blocks.size(), [&](std::size_t k) { return blocks[k]; }, t0, t1);
   }
   // One cycle of every block (the plain C++ harness), advancing now().
   void step();
@@ -220,12 +216,13 @@ class Network {
     std::uint64_t next_fault_at = ~0ull;
   };
   void apply_block_faults(BlockEntry& e, std::uint64_t now);
-  // step_block for blocks block_at(0 .. n-1), each while the next one's lines are fetched.
+  // step_block for blocks block_at(0 .. n-1), each through cycles [t0, t1) while the next one's
+  // lines for t0 are fetched.
   template <class BlockAt>
-  void step_in_turn(std::size_t n, BlockAt block_at, std::uint64_t now) {
+  void step_in_turn(std::size_t n, BlockAt block_at, std::uint64_t t0, std::uint64_t t1) {
     for (std::size_t k = 0; k < n; ++k) {
-      if (k + 1 < n) prefetch_block(block_at(k + 1), now);
-      step_block(block_at(k), now);
+      if (k + 1 < n) prefetch_block(block_at(k + 1), t0);
+      for (std::uint64_t now = t0; now < t1; ++now) step_block(block_at(k), now);
     }
   }
   // A hint only: reads nothing the result depends on.

@@ -189,10 +189,6 @@ class ParallelHarness final : public Harness {
   // second cycle; a partition of span 1 cycle by cycle.
   void step_partition(const Part& part, std::uint64_t t0, std::uint64_t t1) {
     Network& net = sys_.net();
-    if (part.span <= 1) {
-      for (std::uint64_t now = t0; now < t1; ++now) net.step_blocks(part.blocks, now);
-      return;
-    }
     for (std::uint64_t s0 = t0; s0 < t1;) {
       const std::uint64_t s1 = t1 - s0 > part.span ? s0 + part.span : t1;   // (span may be kWholeRun)
       net.step_blocks_through(part.blocks, s0, s1);
