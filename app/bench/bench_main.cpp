@@ -19,6 +19,9 @@
 // Case trace-hx2mesh-16 (app/bench/bench_trace.h): the same traffic run untraced and with one board
 // traced for 1,000 cycles (docs/waveforms.md), both times and their ratio, printed below the table.
 //
+// Before the cases and after them, a short mesh-8x8 run pinned to each CPU in turn (app/bench/cpu_speed.h)
+// reports how fast each CPU ran then: the state of a shared machine that a ratio depends on.
+//
 // Exit status: 0 measured (this is a benchmark: no speed is asserted), 1 a run failed, 2 bad input.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -40,6 +43,7 @@
 
 #include "app/bench/bench_measure.h"
 #include "app/bench/bench_trace.h"
+#include "app/bench/cpu_speed.h"
 
 #ifndef HXEMU_SOURCE_DIR
 #define HXEMU_SOURCE_DIR "."
@@ -60,6 +64,7 @@ struct Options {
   std::string json;
   bool no_mpi = false;
   bool no_threads = false;
+  bool no_cpu_speed = false;
 };
 
 struct Case {
@@ -378,9 +383,12 @@ int run(const Options& o) {
   Bench bench(o, caps, base, mpirun, tmp);
   std::vector<CaseResult> results;
   hxemu::bench::TraceBench trace;
+  hxemu::bench::CpuSpeeds speed_start, speed_end;
   try {
+    if (!o.no_cpu_speed) speed_start = hxemu::bench::probe_cpu_speeds(caps, o.configs, tmp);
     for (const auto& c : cases) results.push_back(bench.run_case(c));
     if (want_trace) trace = hxemu::bench::run_trace_bench(caps, o.configs, o.repeat, tmp);
+    if (!o.no_cpu_speed) speed_end = hxemu::bench::probe_cpu_speeds(caps, o.configs, tmp);
   } catch (...) {
     std::remove((tmp + "/run.json").c_str());
     std::remove((tmp + "/run.log").c_str());
@@ -403,6 +411,17 @@ int run(const Options& o) {
                base ? "; vs base = 1-thread speed over the baseline binary's" : "");
   }
   if (want_trace) print_trace_bench(trace);
+  if (!o.no_cpu_speed) {
+    print_cpu_speeds(speed_start, "at start");
+    print_cpu_speeds(speed_end, "at end");
+    const double spread = std::max(speed_start.spread(), speed_end.spread());
+    if (spread > 1.15) {
+      fmt::print("note: the CPUs ran at different speeds (the slowest up to {:.2f}x the fastest): a 2-thread or "
+                 "2-rank speed-up is held back by the slower one, and a 1-thread figure depends on the CPU it ran "
+                 "on\n",
+                 spread);
+    }
+  }
   for (const auto& r : results) {
     for (const auto& [mode, s] : r.runs) {
       if (s.cycles_differ) fmt::print("note: {} {}: simulated cycles differ between runs\n", r.c.name, mode_key(mode));
@@ -438,6 +457,7 @@ int run(const Options& o) {
     }
     j["cases"] = cs;
     if (want_trace) j["trace"] = trace.json();
+    if (!o.no_cpu_speed) j["cpu_speed"] = {{"start", speed_start.json()}, {"end", speed_end.json()}};
     std::ofstream out(o.json);
     out << j.dump(1) << "\n";
     if (!out) throw std::runtime_error("cannot write " + o.json);
@@ -465,6 +485,8 @@ int main(int argc, char** argv) {
   app.add_option("--json", o.json, "also write every figure as JSON to FILE");
   app.add_flag("--no-mpi", o.no_mpi, "skip the 2-rank MPI column");
   app.add_flag("--no-threads", o.no_threads, "skip the all-threads column");
+  app.add_flag("--no-cpu-speed", o.no_cpu_speed,
+               "skip the CPU speed probe (a short mesh-8x8 run pinned to each CPU, before and after the cases)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

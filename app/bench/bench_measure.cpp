@@ -1,6 +1,7 @@
 #include "app/bench/bench_measure.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,8 +28,19 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   return out;
 }
 
-// In the child after fork: standard output and error to `fd`, standard input from /dev/null, exec.
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, int fd) {
+// In the child after fork: pinned to `cpu` (if >= 0), standard output and error to `fd`, standard
+// input from /dev/null, exec.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, int fd, int cpu) {
+  if (cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+      const std::string msg = "hxemu-bench: cannot pin to CPU " + std::to_string(cpu) + ": " + std::strerror(errno) + "\n";
+      (void)!::write(fd, msg.data(), msg.size());
+      ::_exit(126);
+    }
+  }
   const int null_in = ::open("/dev/null", O_RDONLY);
   if (null_in >= 0) ::dup2(null_in, STDIN_FILENO);
   ::dup2(fd, STDOUT_FILENO);
@@ -43,7 +55,7 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path) {
+ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path, int cpu) {
   ProcessRun r;
   const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return r;
@@ -53,7 +65,7 @@ ProcessRun run_process(const std::vector<std::string>& argv, const std::string& 
     ::close(fd);
     return r;
   }
-  if (pid == 0) exec_child(argv, fd);
+  if (pid == 0) exec_child(argv, fd, cpu);
   ::close(fd);
   int status = 0;
   struct rusage ru {};
@@ -69,12 +81,23 @@ ProcessRun run_process(const std::vector<std::string>& argv, const std::string& 
   if (w != pid) return r;
   if (WIFEXITED(status)) {
     r.exit_status = WEXITSTATUS(status);
-    r.started = r.exit_status != 127;
+    r.started = r.exit_status != 127 && r.exit_status != 126;
   } else if (WIFSIGNALED(status)) {
     r.started = true;
     r.signal = WTERMSIG(status);
   }
   return r;
+}
+
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
 }
 
 std::string capture_output(const std::vector<std::string>& argv) {

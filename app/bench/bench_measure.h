@@ -20,8 +20,12 @@ struct ProcessRun {
 };
 
 // Runs argv[0] (a path, or a name looked up on PATH) with standard output and error appended to
-// `log_path`, and waits for it.
-ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path);
+// `log_path`, and waits for it. `cpu` >= 0 pins the child to that CPU (sched_setaffinity before
+// exec): a child that cannot be pinned exits 126 and its run is not started.
+ProcessRun run_process(const std::vector<std::string>& argv, const std::string& log_path, int cpu = -1);
+
+// The CPUs this process may run on (sched_getaffinity), in increasing order.
+std::vector<int> allowed_cpus();
 
 // Standard output and error of a short command (--help, --version); empty unless it exits 0.
 std::string capture_output(const std::vector<std::string>& argv);
