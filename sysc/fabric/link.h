@@ -93,6 +93,17 @@ class alignas(64) Link {
   const Flit* arriving_flit(std::uint64_t now) const {
     return flits_pending() ? peek_flit(now) : nullptr;
   }
+  // The same two questions as 0 or 1 without a branch: both the counters and the ring slot are
+  // read (for a block that is stepped anyway; an idle one asks arriving_flit / credit_arriving,
+  // which read the slot only when something is in flight).
+  unsigned flit_arriving_bit(std::uint64_t now) const {
+    return static_cast<unsigned>(flits_pending()) & static_cast<unsigned>(flits_[now & mask_].valid);
+  }
+  unsigned credit_arriving_bit(std::uint64_t now) const {
+    return static_cast<unsigned>(credits_pending()) & static_cast<unsigned>(credits_[now & mask_].valid);
+  }
+  // The slot of cycle `now` (valid when flit_arriving_bit said so).
+  const Flit& slot_flit(std::uint64_t now) const { return flits_[now & mask_]; }
   bool credit_arriving(std::uint64_t now) const { return credits_pending() && has_credit(now); }
   Credit take_credit(std::uint64_t now) {
     Credit& slot = credits_[now & mask_];

@@ -46,6 +46,11 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
         p.port >= static_cast<int>(blocks_[p.block].ports.size())) {
       throw std::out_of_range("Network::connect: no such block port");
     }
+    // A block's ports are bits of one 64-bit word (LinkBlock::flit_out_bits, the step's masks).
+    if (p.port >= 64) {
+      throw std::out_of_range("Network::connect: port " + std::to_string(p.port) + " of " +
+                              blocks_[p.block].name + " (a block has at most 64 linked ports)");
+    }
     if (blocks_[p.block].ports[p.port].tx >= 0) {
       throw std::logic_error("Network::connect: port " + std::to_string(p.port) + " of " +
                              blocks_[p.block].name + " is already connected");
@@ -90,10 +95,18 @@ int Network::connect(PortRef a, PortRef b, int latency, LinkClass cls) {
     r.rx_credits = r.rx->credit_ring();
     r.latency = latency;
     r.mask = static_cast<std::uint32_t>(r.rx->ring_mask());
-    auto& rs = blocks_[p.block].routes;
+    BlockEntry& e = blocks_[p.block];
+    auto& rs = e.routes;
     rs.insert(std::upper_bound(rs.begin(), rs.end(), p.port,
                                [](int port, const PortRoute& x) { return port < x.port; }),
               r);
+    // The port -> route index the step's output masks are walked by (routes stay in port order).
+    e.route_of_port.assign(static_cast<std::size_t>(rs.back().port) + 1, -1);
+    e.linked_ports = 0;
+    for (std::size_t k = 0; k < rs.size(); ++k) {
+      e.route_of_port[static_cast<std::size_t>(rs[k].port)] = static_cast<std::int8_t>(k);
+      e.linked_ports |= std::uint64_t{1} << rs[k].port;
+    }
   }
   return ab;
 }

@@ -205,6 +205,8 @@ class Network {
     std::string name;
     std::vector<PortLinks> ports;
     std::vector<PortRoute> routes;   // ports with links, ascending
+    std::vector<std::int8_t> route_of_port;   // port -> its index in routes, -1: no links
+    std::uint64_t linked_ports = 0;           // bit p: port p has links (a route)
     // Scheduled link-state changes for the block (schedule_block_fault), in cycle order.
     struct Pending {
       std::uint64_t at;

@@ -38,24 +38,35 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
       return;
     }
   }
+  // What arrives, as two masks over the routes (bit k: route k), each bit worked out without a
+  // branch; then a walk over the set bits only. Whether a flit or a credit arrives on a port is as
+  // random as the traffic, and a test per port and kind was a mispredicted branch about every
+  // other cycle. (Flits first, then credits: they change different state.)
+  const std::size_t nr = e.routes.size();
+  std::uint64_t flits_in = 0, credits_in = 0;
+  for (std::size_t k = 0; k < nr; ++k) {
+    const PortRoute& r = e.routes[k];
+    flits_in |= std::uint64_t{r.rx->flit_arriving_bit(now)} << k;
+    credits_in |= std::uint64_t{r.tx->credit_arriving_bit(now)} << k;
+  }
   b.clear_inputs();
-  for (const PortRoute& r : e.routes) {
+  for (std::uint64_t m = flits_in; m != 0; m &= m - 1) {
+    const PortRoute& r = e.routes[static_cast<std::size_t>(__builtin_ctzll(m))];
     Link& rx = *r.rx;
-    if (const Flit* f = rx.arriving_flit(now)) {
-      if (link_down(r.rx_id, now)) {
-        log_fault(recv_log_[r.rx_id], FaultEvent::Kind::kLostInFlight, r.rx_id, now, *f, std::nullopt);
-      } else {
-        b.set_flit_in(r.port, *f);
-      }
-      rx.consume_flit(now);
+    const Flit& f = rx.slot_flit(now);
+    if (link_down(r.rx_id, now)) {
+      log_fault(recv_log_[r.rx_id], FaultEvent::Kind::kLostInFlight, r.rx_id, now, f, std::nullopt);
+    } else {
+      b.set_flit_in(r.port, f);
     }
-    Link& tx = *r.tx;
-    if (tx.credit_arriving(now)) {
-      const Credit c = tx.take_credit(now);
-      if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
-      vc_track_[r.tx_vc + c.vc].credit();
-      b.set_credit_in(r.port, c);
-    }
+    rx.consume_flit(now);
+  }
+  for (std::uint64_t m = credits_in; m != 0; m &= m - 1) {
+    const PortRoute& r = e.routes[static_cast<std::size_t>(__builtin_ctzll(m))];
+    const Credit c = r.tx->take_credit(now);
+    if (link_down(r.tx_id, now)) continue;   // lost with its link (sent before it died)
+    vc_track_[r.tx_vc + c.vc].credit();
+    b.set_credit_in(r.port, c);
   }
   b.tick();
   ++ticks_done_[i];
@@ -70,48 +81,50 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
   const std::uint64_t flits_out = b.flit_out_bits();
   const std::uint64_t credits_out = b.credit_out_bits();
   if ((flits_out | credits_out) == 0) return;
+  // The ports with a flit, then those with a credit, in port order (= route order): a walk over
+  // the set bits, as for the inputs.
   Flit f;
-  for (const PortRoute& r : e.routes) {
-    const int p = r.port;
-    if (flits_out >> p & 1u) {
-      b.flit_out(p, f);
-      bool drop = false;
-      if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
-          !(fault_ == LinkFault::kFlipBodyBit && f.head)) {
-        drop = fault_ == LinkFault::kDrop;
-        if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
-        fault_ = LinkFault::kNone;
-      }
-      const bool dead = link_down(r.tx_id, now);
-      if (!drop) {
-        if (dead) {
-          // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so
-          // a body flit still names its packet.
-        } else if (faults_on_ && !f.head && flip_rate_ > 0.0 &&
-                   (flip_classes_ >> static_cast<int>(link_info_[r.tx_id].cls) & 1u)) {
-          flip_bits(r.tx_id, f, b.flit_bits(), now);
-        }
-        if (!dead) {
-          r.tx->send_flit(now, f);
-          ++link_flits_[r.tx_id];
-        }
-        VcTrack& t = vc_track_[r.tx_vc + f.vc];
-        if (f.head) {
-          t.send_head(head_of(f), f.tail);
-        } else {
-          t.send(f.tail);
-        }
-        if (dead) {
-          log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, t.back());
-        } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
-          head_observer_->head_on_cable(r.tx_id, f, now);
-        }
-      }
+  for (std::uint64_t m = flits_out & e.linked_ports; m != 0; m &= m - 1) {
+    const int p = __builtin_ctzll(m);
+    const PortRoute& r = e.routes[static_cast<std::size_t>(e.route_of_port[static_cast<std::size_t>(p)])];
+    b.flit_out(p, f);
+    bool drop = false;
+    if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
+        !(fault_ == LinkFault::kFlipBodyBit && f.head)) {
+      drop = fault_ == LinkFault::kDrop;
+      if (!drop) f.data[kMaxFlitWords / 2 - 1] ^= 0x10u;   // a payload word above the header
+      fault_ = LinkFault::kNone;
     }
-    if (credits_out >> p & 1u) {
-      const Credit c = b.credit_out(p);
-      if (!link_down(r.rx_id, now)) r.rx->send_credit(now, c);
+    if (drop) continue;
+    const bool dead = link_down(r.tx_id, now);
+    if (dead) {
+      // Lost on the dead link; the sender's view of the VC goes on as if it had been sent, so a
+      // body flit still names its packet.
+    } else if (faults_on_ && !f.head && flip_rate_ > 0.0 &&
+               (flip_classes_ >> static_cast<int>(link_info_[r.tx_id].cls) & 1u)) {
+      flip_bits(r.tx_id, f, b.flit_bits(), now);
     }
+    if (!dead) {
+      r.tx->send_flit(now, f);
+      ++link_flits_[r.tx_id];
+    }
+    VcTrack& t = vc_track_[r.tx_vc + f.vc];
+    if (f.head) {
+      t.send_head(head_of(f), f.tail);
+    } else {
+      t.send(f.tail);
+    }
+    if (dead) {
+      log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, t.back());
+    } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {
+      head_observer_->head_on_cable(r.tx_id, f, now);
+    }
+  }
+  for (std::uint64_t m = credits_out & e.linked_ports; m != 0; m &= m - 1) {
+    const int p = __builtin_ctzll(m);
+    const PortRoute& r = e.routes[static_cast<std::size_t>(e.route_of_port[static_cast<std::size_t>(p)])];
+    const Credit c = b.credit_out(p);
+    if (!link_down(r.rx_id, now)) r.rx->send_credit(now, c);
   }
 }
 
