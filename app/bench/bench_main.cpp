@@ -74,13 +74,20 @@ struct Case {
   bool collective = false;
 };
 
+// The traffic cases' arguments: uniform, 4-flit packets, load 0.3, then `extra`.
+std::vector<std::string> traffic(std::vector<std::string> extra) {
+  std::vector<std::string> a = {"--pattern", "uniform", "--packet-flits", "4", "--load", "0.3"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+// The CPU speed probe's run (app/bench/cpu_speed.h): the mesh-8x8 case's traffic for 5,000 cycles,
+// about a quarter of a second here, long enough to be mostly emulation.
+Case cpu_probe_case() {
+  return {"cpu-speed", "mesh-8x8.json", traffic({"--warmup", "0", "--measure", "5000"}), false};
+}
+
 std::vector<Case> all_cases() {
-  const std::vector<std::string> uniform = {"--pattern", "uniform", "--packet-flits", "4", "--load", "0.3"};
-  auto traffic = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = uniform;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  };
   return {
       {"mesh-8x8", "mesh-8x8.json", traffic({"--warmup", "10000", "--measure", "50000"}), false},
       // hx2mesh-64 as it was before its 12-VC split (configs/bench/): the same system for every
@@ -385,10 +392,11 @@ int run(const Options& o) {
   hxemu::bench::TraceBench trace;
   hxemu::bench::CpuSpeeds speed_start, speed_end;
   try {
-    if (!o.no_cpu_speed) speed_start = hxemu::bench::probe_cpu_speeds(caps, o.configs, tmp);
+    const auto probe = command(cpu_probe_case(), o, caps, Mode::kOne, tmp + "/run.json", mpirun);
+    if (!o.no_cpu_speed) speed_start = hxemu::bench::probe_cpu_speeds(*probe, tmp);
     for (const auto& c : cases) results.push_back(bench.run_case(c));
     if (want_trace) trace = hxemu::bench::run_trace_bench(caps, o.configs, o.repeat, tmp);
-    if (!o.no_cpu_speed) speed_end = hxemu::bench::probe_cpu_speeds(caps, o.configs, tmp);
+    if (!o.no_cpu_speed) speed_end = hxemu::bench::probe_cpu_speeds(*probe, tmp);
   } catch (...) {
     std::remove((tmp + "/run.json").c_str());
     std::remove((tmp + "/run.log").c_str());

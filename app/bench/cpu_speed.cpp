@@ -23,19 +23,9 @@ nlohmann::json CpuSpeeds::json() const {
   return j;
 }
 
-CpuSpeeds probe_cpu_speeds(const Capabilities& caps, const std::string& configs, const std::string& tmp,
-                           int runs, int max_cpus) {
+CpuSpeeds probe_cpu_speeds(const std::vector<std::string>& cmd, const std::string& tmp, int runs,
+                           int max_cpus) {
   CpuSpeeds s;
-  // 5,000 cycles of the mesh-8x8 bench case's traffic: about a quarter of a second per run here,
-  // long enough to be mostly emulation, short enough to run several times around the bench.
-  std::vector<std::string> cmd = {caps.path, "traffic", "--config", configs + "/mesh-8x8.json", "--pattern",
-                                  "uniform", "--packet-flits", "4", "--load", "0.3", "--warmup", "0",
-                                  "--measure", "5000"};
-  if (caps.threads) {
-    cmd.insert(cmd.end(), {"--threads", "1"});
-  } else {
-    cmd.insert(cmd.end(), {"--harness", "plain"});
-  }
   for (const auto& a : cmd) s.command += (s.command.empty() ? "" : " ") + a;
   s.cpus = allowed_cpus();
   if (static_cast<int>(s.cpus.size()) > max_cpus) s.cpus.resize(static_cast<std::size_t>(max_cpus));

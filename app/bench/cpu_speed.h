@@ -26,10 +26,11 @@ struct CpuSpeeds {
   nlohmann::json json() const;
 };
 
-// `runs` runs per CPU, the CPUs taken in turn (0, 1, 0, 1, ...); at most `max_cpus` CPUs, the
-// first ones this process may use. `tmp`: a scratch folder (left as it was).
-CpuSpeeds probe_cpu_speeds(const Capabilities& caps, const std::string& configs, const std::string& tmp,
-                           int runs = 2, int max_cpus = 8);
+// The command line `cmd` (hxemu-bench's mesh-8x8 probe run), `runs` runs per CPU, the CPUs taken
+// in turn (0, 1, 0, 1, ...); at most `max_cpus` CPUs, the first ones this process may use. `tmp`:
+// a scratch folder for the runs' log (left as it was).
+CpuSpeeds probe_cpu_speeds(const std::vector<std::string>& cmd, const std::string& tmp, int runs = 2,
+                           int max_cpus = 8);
 
 // One line: "CPU speed <when> (...): CPU 0 0.27 s, CPU 1 0.38 s: the slowest 1.41x the fastest".
 void print_cpu_speeds(const CpuSpeeds& s, const char* when);

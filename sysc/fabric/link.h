@@ -79,9 +79,11 @@ class alignas(64) Link {
   }
   // Pointer to the flit arriving now, or nullptr. Call consume_flit() after use.
   const Flit* peek_flit(std::uint64_t now) const {
-    const Flit& slot = flits_[now & mask_];
+    const Flit& slot = slot_flit(now);
     return slot.valid ? &slot : nullptr;
   }
+  // The slot of cycle `now`, whatever it holds (a flit when has_flit / flit_arriving_bit says so).
+  const Flit& slot_flit(std::uint64_t now) const { return flits_[now & mask_]; }
   void consume_flit(std::uint64_t now) {
     flits_[now & mask_].valid = false;
     bump(taken_);
@@ -97,13 +99,11 @@ class alignas(64) Link {
   // read (for a block that is stepped anyway; an idle one asks arriving_flit / credit_arriving,
   // which read the slot only when something is in flight).
   unsigned flit_arriving_bit(std::uint64_t now) const {
-    return static_cast<unsigned>(flits_pending()) & static_cast<unsigned>(flits_[now & mask_].valid);
+    return static_cast<unsigned>(flits_pending()) & static_cast<unsigned>(has_flit(now));
   }
   unsigned credit_arriving_bit(std::uint64_t now) const {
-    return static_cast<unsigned>(credits_pending()) & static_cast<unsigned>(credits_[now & mask_].valid);
+    return static_cast<unsigned>(credits_pending()) & static_cast<unsigned>(has_credit(now));
   }
-  // The slot of cycle `now` (valid when flit_arriving_bit said so).
-  const Flit& slot_flit(std::uint64_t now) const { return flits_[now & mask_]; }
   bool credit_arriving(std::uint64_t now) const { return credits_pending() && has_credit(now); }
   Credit take_credit(std::uint64_t now) {
     Credit& slot = credits_[now & mask_];

@@ -207,6 +207,10 @@ class Network {
     std::vector<PortRoute> routes;   // ports with links, ascending
     std::vector<std::int8_t> route_of_port;   // port -> its index in routes, -1: no links
     std::uint64_t linked_ports = 0;           // bit p: port p has links (a route)
+    // The route of a port with links (a bit of linked_ports).
+    const PortRoute& route_at(int port) const {
+      return routes[static_cast<std::size_t>(route_of_port[static_cast<std::size_t>(port)])];
+    }
     // Scheduled link-state changes for the block (schedule_block_fault), in cycle order.
     struct Pending {
       std::uint64_t at;

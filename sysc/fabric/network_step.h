@@ -86,7 +86,7 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
   Flit f;
   for (std::uint64_t m = flits_out & e.linked_ports; m != 0; m &= m - 1) {
     const int p = __builtin_ctzll(m);
-    const PortRoute& r = e.routes[static_cast<std::size_t>(e.route_of_port[static_cast<std::size_t>(p)])];
+    const PortRoute& r = e.route_at(p);
     b.flit_out(p, f);
     bool drop = false;
     if (r.tx_id == fault_link_ && fault_ != LinkFault::kNone &&
@@ -122,7 +122,7 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
   }
   for (std::uint64_t m = credits_out & e.linked_ports; m != 0; m &= m - 1) {
     const int p = __builtin_ctzll(m);
-    const PortRoute& r = e.routes[static_cast<std::size_t>(e.route_of_port[static_cast<std::size_t>(p)])];
+    const PortRoute& r = e.route_at(p);
     const Credit c = b.credit_out(p);
     if (!link_down(r.rx_id, now)) r.rx->send_credit(now, c);
   }
