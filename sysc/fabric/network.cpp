@@ -128,16 +128,6 @@ std::uint64_t* Network::domain_clock(int domain) {
 // type, e.g. a traced copy or a ghost).
 void LinkBlock::step(Network& net, int index, std::uint64_t now) { net.step_as(*this, index, now); }
 
-VcTrack::Head Network::head_of(const Flit& f) {
-  // Word reads for hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
-  VcTrack::Head h;
-  h.src = static_cast<std::int32_t>(f.data[0] >> 16);
-  h.dst = static_cast<std::int32_t>(f.data[0] & 0xffffu);
-  h.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
-  h.rail = static_cast<std::int32_t>((f.data[5] >> 16) & 3u);
-  return h;
-}
-
 void Network::step() {
   step_in_turn(static_cast<std::size_t>(blocks()), [](std::size_t k) { return static_cast<int>(k); }, now_,
                now_ + 1);

@@ -255,8 +255,17 @@ class Network {
       __builtin_prefetch(r.rx_credits + (out & r.mask), 1);
     }
   }
-  // The fields of the packet a head flit starts, as vc_state tracks it.
-  static VcTrack::Head head_of(const Flit& f);
+  // The fields of the packet a head flit starts, as vc_state tracks it (read from any flit: the
+  // step passes every flit's to VcTrack::send_flit, which keeps a head's only). Word reads for
+  // hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+  static VcTrack::Head head_of(const Flit& f) {
+    VcTrack::Head h;
+    h.src = static_cast<std::int32_t>(f.data[0] >> 16);
+    h.dst = static_cast<std::int32_t>(f.data[0] & 0xffffu);
+    h.key = (static_cast<std::uint64_t>(f.data[3]) << 32) | f.data[2];
+    h.rail = static_cast<std::int32_t>((f.data[5] >> 16) & 3u);
+    return h;
+  }
   void flip_bits(int link, Flit& f, int flit_bits, std::uint64_t now);
   void log_fault(std::vector<FaultEvent>& log, FaultEvent::Kind kind, int link, std::uint64_t now,
                  const Flit& f, const std::optional<VcPacket>& pk);

@@ -1,6 +1,7 @@
 #include "tb/traffic/packet_size.h"
 
 #include "sysc/util/parse_number.h"
+#include "tb/traffic/unit_uniform.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -57,7 +58,7 @@ int PacketSize::draw(std::mt19937_64& rng) const {
     case Kind::kUniform:
       return a_ + static_cast<int>(rng() % static_cast<std::uint64_t>(b_ - a_ + 1));
     case Kind::kBimodal:
-      return std::uniform_real_distribution<double>(0, 1)(rng) < p_ ? a_ : b_;
+      return unit_uniform(rng) < p_ ? a_ : b_;
   }
   return a_;
 }

@@ -1,6 +1,7 @@
 #include "tb/traffic/pattern.h"
 
 #include "sysc/util/parse_number.h"
+#include "tb/traffic/unit_uniform.h"
 
 #include <algorithm>
 #include <sstream>
@@ -166,7 +167,7 @@ int TrafficPattern::destination(int src_node, std::mt19937_64& rng) const {
     case Kind::kShift:
       return g.node_at((idx + shift_) % g.nodes());
     case Kind::kHotspot:
-      if (std::uniform_real_distribution<double>(0, 1)(rng) < hot_fraction_) {
+      if (unit_uniform(rng) < hot_fraction_) {
         return hot_nodes_[rng() % hot_nodes_.size()];
       }
       return uniform(src_node, rng);

@@ -18,6 +18,7 @@
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
+#include "tb/traffic/unit_uniform.h"
 #include "tb/stats/link_windows.h"
 #include "tb/traffic_system.h"
 
@@ -42,7 +43,8 @@ class CableTap final : public sysc::Network::HeadObserver {
 // Bernoulli arrivals per node: the gap to the next packet is geometric with parameter p.
 class ArrivalProcess {
  public:
-  ArrivalProcess(int nodes, double p, std::uint64_t seed) : p_(std::min(1.0, p)), rng_(seed) {
+  ArrivalProcess(int nodes, double p, std::uint64_t seed)
+      : p_(std::min(1.0, p)), log_q_(std::log1p(-p_)), rng_(seed) {
     next_.resize(nodes);
     for (auto& t : next_) t = gap();
   }
@@ -50,12 +52,13 @@ class ArrivalProcess {
   std::uint64_t gap() {
     if (p_ >= 1.0) return 0;
     if (p_ <= 0.0) return ~0ull >> 2;
-    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-    return static_cast<std::uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p_)));
+    const double u = unit_uniform(rng_);
+    return static_cast<std::uint64_t>(std::floor(std::log1p(-u) / log_q_));
   }
 
  private:
   double p_;
+  double log_q_;   // log(1 - p_), the same every draw
   std::mt19937_64 rng_;
   std::vector<std::uint64_t> next_;
 };

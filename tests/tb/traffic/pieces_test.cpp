@@ -19,6 +19,7 @@
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
 #include "tb/traffic/sweep.h"
+#include "tb/traffic/unit_uniform.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {
@@ -88,6 +89,39 @@ TEST(ParseLoads, TrailingSeparatorIsAnError) {
 }
 
 // ---- PacketSize -------------------------------------------------------------------------------
+
+// unit_uniform gives the value std::uniform_real_distribution<double>(0, 1) gives from the same
+// generator state (the traffic's packets depend on it), and stays below 1 where a draw rounds up.
+TEST(UnitUniform, SameDrawsAsTheStandardDistribution) {
+  std::mt19937_64 a(12345), b(12345);
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  for (int i = 0; i < 1000000; ++i) {
+    const double want = dist(a);
+    const double got = hxemu::tb::unit_uniform(b);
+    ASSERT_EQ(want, got) << "draw " << i;
+  }
+  EXPECT_EQ(a(), b());   // both took one number per draw
+}
+
+TEST(UnitUniform, DrawsThatRoundUpToOneStayBelowIt) {
+  // A generator whose numbers are the top of the range: 2^64 - 1 rounds to 2^64 as a double, so
+  // the scaled value is 1; the standard's answer (and this one) is the largest double below 1.
+  struct Top {
+    using result_type = std::uint64_t;
+    static constexpr result_type min() { return 0; }
+    static constexpr result_type max() { return ~result_type{0}; }
+    result_type next = ~result_type{0};
+    result_type operator()() { return next--; }
+  };
+  Top a, b;
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  for (int i = 0; i < 4096; ++i) {
+    const double want = dist(a);
+    const double got = hxemu::tb::unit_uniform(b);
+    ASSERT_EQ(want, got) << "draw " << i;
+    ASSERT_LT(got, 1.0);
+  }
+}
 
 TEST(PacketSize, FixedLength) {
   const tb::PacketSize s("4", 16);
