@@ -255,9 +255,8 @@ class Network {
       __builtin_prefetch(r.rx_credits + (out & r.mask), 1);
     }
   }
-  // The fields of the packet a head flit starts, as vc_state tracks it (read from any flit: the
-  // step passes every flit's to VcTrack::send_flit, which keeps a head's only). Word reads for
-  // hdr::kDst (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
+  // The fields of the packet a head flit starts, as vc_state tracks it. Word reads for hdr::kDst
+  // (bits 0-15), hdr::kSrc (16-31), bits 64-127, hdr::kRail.
   static VcTrack::Head head_of(const Flit& f) {
     VcTrack::Head h;
     h.src = static_cast<std::int32_t>(f.data[0] >> 16);

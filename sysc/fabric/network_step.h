@@ -109,7 +109,11 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
       ++link_flits_[r.tx_id];
     }
     VcTrack& t = vc_track_[r.tx_vc + f.vc];
-    t.send_flit(f.head, head_of(f), f.tail);
+    if (f.head) {
+      t.send_head(head_of(f), f.tail);
+    } else {
+      t.send(f.tail);
+    }
     if (dead) {
       log_fault(send_log_[r.tx_id], FaultEvent::Kind::kLostSent, r.tx_id, now, f, t.back());
     } else if (f.head && head_observer_ && link_info_[r.tx_id].cls == LinkClass::kCable) {

@@ -55,25 +55,19 @@ class VcTrack {
   }
 
   // ---- the sender's events ----------------------------------------------------------------------
-  // A flit sent on the VC; a head (head true) starts a packet with the fields h, which a body flit
-  // passes too and which are then ignored. No branch on which it is (whether a flit is a head is as
-  // random as the traffic, and the test was the network step's most mispredicted branch): the
-  // record is written in the slot past the last one either way and counted only for a head; a body
-  // flit's write lands in a slot nobody reads. Only a full ring, where that slot is the oldest
-  // record, is tested for (a head then makes room; a body flit writes nothing).
-  void send_flit(bool head, const Head& h, bool tail) {
-    if (count_ == capacity()) {
-      if (!head) {
-        count_sent(tail);
-        return;
-      }
-      make_room();
-    }
+  // A head flit sent: it starts a packet with the head's fields.
+  void send_head(const Head& h, bool tail) {
+    if (count_ == capacity()) make_room();
     Record& r = ring_[(first_ + count_) & (capacity() - 1)];
     r.start = sent_;
     r.head = h;
-    count_ += head ? 1u : 0u;
-    count_sent(tail);
+    ++count_;
+    send(tail);
+  }
+  // A body or tail flit sent (after send_head for a head).
+  void send(bool tail) {
+    ++sent_;
+    tail_sent_ = tail;
   }
   void credit() { ++credited_; }
 
@@ -123,10 +117,6 @@ class VcTrack {
     std::uint64_t start = 0;   // sent_ when the head was sent
     Head head;
   };
-  void count_sent(bool tail) {
-    ++sent_;
-    tail_sent_ = tail;
-  }
   std::size_t capacity() const { return ring_ ? std::size_t{1} << log2cap_ : 0; }
   const Record& at(std::size_t i) const { return ring_[(first_ + i) & (capacity() - 1)]; }
   // The ring is full: drop the records of packets that are through; if none is, double it.
