@@ -13,8 +13,8 @@
 // one model serves links whose receivers are sized differently (short on-board traces, long
 // cables). It is taken in reset and must be held constant out of reset.
 //
-// The credits of all VCs are counted in one process that does nothing in a cycle with no flit
-// sent and no credit returned: a simulator pays for the events, not for V counters every cycle.
+// The credits of all VCs are counted in the port's one process, in the branches of a flit sent and
+// a credit returned: a simulator pays for the events, not for V counters every cycle.
 //
 // A port whose link is down (down_i, a failed cable or switch port; from a register of the block)
 // keeps sending: the flits it sends are lost on the dead link and no credit comes back, so its VCs
@@ -86,43 +86,6 @@ module hx_output_unit #(
   // then pays for them per event, not per VC and cycle).
   logic [V-1:0]  credit_q;       // count_q[v] != 0
   logic [V-1:0]  home_q;         // count_q[v] == init_q
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      count_q  <= {V{CW'(depth_i)}};
-      init_q   <= CW'(depth_i);
-      credit_q <= (CW'(depth_i) != '0) ? '1 : '0;
-      home_q   <= '1;
-      err_q    <= 1'b0;
-    end else if (credit_valid_i || send_i) begin
-      if (credit_in()) begin
-        if (count_q[32'(credit_vc_i)*CW +: CW] == init_q) begin
-          err_q <= 1'b1;
-`ifdef HX_ASSERT
-          assert (count_q[32'(credit_vc_i)*CW +: CW] != init_q) else hx_rtl_assert_failed($sformatf(
-            "%m: credits of VC %0d above the depth: a credit returned with all %0d home",
-            credit_vc_i, init_q));
-`endif
-        end else begin
-          count_q[32'(credit_vc_i)*CW +: CW] <= count_q[32'(credit_vc_i)*CW +: CW] + CW'(1);
-          credit_q[credit_vc_i] <= 1'b1;
-          home_q[credit_vc_i]   <= (count_q[32'(credit_vc_i)*CW +: CW] + CW'(1) == init_q);
-        end
-      end
-      if (flit_out()) begin
-        if (count_q[32'(send_vc_i)*CW +: CW] == '0) begin
-          err_q <= 1'b1;
-`ifdef HX_ASSERT
-          assert (count_q[32'(send_vc_i)*CW +: CW] != '0) else hx_rtl_assert_failed($sformatf(
-            "%m: credits of VC %0d below zero: a flit sent with no credit", send_vc_i));
-`endif
-        end else begin
-          count_q[32'(send_vc_i)*CW +: CW] <= count_q[32'(send_vc_i)*CW +: CW] - CW'(1);
-          credit_q[send_vc_i] <= (count_q[32'(send_vc_i)*CW +: CW] != CW'(1));
-          home_q[send_vc_i]   <= 1'b0;
-        end
-      end
-    end
-  end
 
   logic all_home;   // every VC's credits back
   assign has_credit_o = credit_q | {V{down_i}};
@@ -133,27 +96,79 @@ module hx_output_unit #(
     end
   end
 
+  // One process for the whole port, with one test of each event: a credit returned, a flit sent.
+  // Whether either happens is as random as the traffic, and a simulator mispredicts each separate
+  // test of it (a process per register group tested send_i four times per port and cycle). A
+  // send moves the link registers (the payload among them) and its VC's credits and ownership and
+  // is checked against the port's promises; a credit moves its VC's credits.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
+      count_q     <= {V{CW'(depth_i)}};
+      init_q      <= CW'(depth_i);
+      credit_q    <= (CW'(depth_i) != '0) ? '1 : '0;
+      home_q      <= '1;
+      err_q       <= 1'b0;
       owned_q     <= '0;
       out_valid_q <= 1'b0;
       out_vc_q    <= '0;
       out_head_q  <= 1'b0;
       out_tail_q  <= 1'b0;
+      // (The payload register has no reset: it is only looked at while out_valid_o is high.)
     end else begin
       out_valid_q <= send_i;
+      if (credit_valid_i) begin
+        if (credit_in()) begin
+          if (count_q[32'(credit_vc_i)*CW +: CW] == init_q) begin
+            err_q <= 1'b1;
+`ifdef HX_ASSERT
+            assert (count_q[32'(credit_vc_i)*CW +: CW] != init_q) else hx_rtl_assert_failed(
+              $sformatf("%m: credits of VC %0d above the depth: a credit returned with all %0d home",
+              credit_vc_i, init_q));
+`endif
+          end else begin
+            count_q[32'(credit_vc_i)*CW +: CW] <= count_q[32'(credit_vc_i)*CW +: CW] + CW'(1);
+            credit_q[credit_vc_i] <= 1'b1;
+            home_q[credit_vc_i]   <= (count_q[32'(credit_vc_i)*CW +: CW] + CW'(1) == init_q);
+          end
+        end
+      end
       if (send_i) begin
         out_vc_q   <= send_vc_i;
         out_head_q <= send_head_i;
         out_tail_q <= send_tail_i;
+        out_data_q <= send_data_i;
         owned_q[send_vc_i] <= !send_tail_i;
+        if (flit_out()) begin
+          if (count_q[32'(send_vc_i)*CW +: CW] == '0) begin
+            err_q <= 1'b1;
+`ifdef HX_ASSERT
+            assert (count_q[32'(send_vc_i)*CW +: CW] != '0) else hx_rtl_assert_failed($sformatf(
+              "%m: credits of VC %0d below zero: a flit sent with no credit", send_vc_i));
+`endif
+          end else begin
+            count_q[32'(send_vc_i)*CW +: CW] <= count_q[32'(send_vc_i)*CW +: CW] - CW'(1);
+            credit_q[send_vc_i] <= (count_q[32'(send_vc_i)*CW +: CW] != CW'(1));
+            home_q[send_vc_i]   <= 1'b0;
+          end
+        end
+`ifdef HX_ASSERT
+        // The send promises (rtl/common/hx_assert.svh), tested in the branch a send takes anyway;
+        // the assertions only when the test fails.
+        if (32'(send_vc_i) >= V || !has_credit_o[send_vc_i] || send_head_i == owned_q[send_vc_i])
+        begin
+          assert (32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+            "%m: flit sent on VC %0d of %0d", send_vc_i, V));
+          assert (has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(
+            "%m: flit sent on output VC %0d without a credit", send_vc_i));
+          assert (!(send_head_i && owned_q[send_vc_i])) else hx_rtl_assert_failed($sformatf(
+            "%m: packets interleave on output VC %0d: a head sent while another packet owns it",
+            send_vc_i));
+          assert (!(!send_head_i && !owned_q[send_vc_i])) else hx_rtl_assert_failed(
+            $sformatf("%m: body or tail flit sent on output VC %0d that no packet owns", send_vc_i));
+        end
+`endif
       end
     end
-  end
-
-  // The payload register needs no reset: it is only looked at while out_valid_o is high.
-  always_ff @(posedge clk_i) begin
-    if (send_i) out_data_q <= send_data_i;
   end
 
   assign free_o       = ~owned_q;
@@ -174,10 +189,9 @@ module hx_output_unit #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   always_ff @(posedge clk_i) begin
-    // Nested tests (a simulator evaluates them one after the other, where one combined condition
-    // would be evaluated whole for every output every cycle): the depth promises every cycle, the
-    // send promises only in a cycle in which the output sends; the assertions, each a branch and a
-    // run-time check, only when a test fails.
+    // The depth promises, every cycle, as one test; the assertions, each a branch and a run-time
+    // check, only when it fails. (The send promises are checked in the link registers' process,
+    // in the branch of a send.)
     if (!rst_i) begin
       // (Where DDOWN fills depth_i's 8 bits the first test is constant; it matters for the others.)
       /* verilator lint_off CMPCONST */
@@ -187,20 +201,6 @@ module hx_output_unit #(
       /* verilator lint_on CMPCONST */
         assert (CW'(depth_i) == init_q) else hx_rtl_assert_failed($sformatf(
           "%m: downstream depth changed out of reset (%0d, was %0d)", depth_i, init_q));
-      end
-      if (send_i) begin
-        if (32'(send_vc_i) >= V || !has_credit_o[send_vc_i] || send_head_i == owned_q[send_vc_i])
-        begin
-          assert (32'(send_vc_i) < V) else hx_rtl_assert_failed($sformatf(
-            "%m: flit sent on VC %0d of %0d", send_vc_i, V));
-          assert (has_credit_o[send_vc_i]) else hx_rtl_assert_failed($sformatf(
-            "%m: flit sent on output VC %0d without a credit", send_vc_i));
-          assert (!(send_head_i && owned_q[send_vc_i])) else hx_rtl_assert_failed($sformatf(
-            "%m: packets interleave on output VC %0d: a head sent while another packet owns it",
-            send_vc_i));
-          assert (!(!send_head_i && !owned_q[send_vc_i])) else hx_rtl_assert_failed(
-            $sformatf("%m: body or tail flit sent on output VC %0d that no packet owns", send_vc_i));
-        end
       end
     end
   end

@@ -110,12 +110,14 @@ module hx_router_core #(
   logic [V-1:0]     vc_active [P];
   logic [V*MW-1:0]  vc_meta   [P];   // side record of each VC's front flit (hx_vc_meta.svh)
   logic [V*PW-1:0]  vc_oport  [P];   // output port owned by an active VC
-  logic [PW-1:0]    grant_port [P];
   logic [V*VW-1:0]  vc_outvc  [P];
   logic [P*VW-1:0]  sel_vc;
   logic [W-1:0]     sel_data [P];   // payload at the front of the VC each input put forward
   logic [P-1:0]     in_win;
-  logic [VW-1:0]    in_outvc  [P];   // output VC given to each input's winning flit
+  // What each input's winning flit was given: {the port it took, its output VC} (one value, not
+  // two arrays: a simulator then writes both under one test of the output's grant; two arrays
+  // were split into two loops over the outputs, each testing every output's grant again)
+  logic [PW+VW-1:0] in_grant  [P];
   logic [P-1:0]     in_overflow;
   logic [P-1:0]     in_empty;
 
@@ -141,8 +143,8 @@ module hx_router_core #(
       .sel_vc_i       (sel_vc[p*VW +: VW]),
       .sel_data_o     (sel_data[p]),
       .grant_i        (in_win[p]),
-      .grant_outvc_i  (in_outvc[p]),
-      .grant_port_i   (grant_port[p]),
+      .grant_outvc_i  (in_grant[p][VW-1:0]),
+      .grant_port_i   (in_grant[p][PW+VW-1:VW]),
       .overflow_o     (in_overflow[p]),
       .empty_o        (in_empty[p])
     );
@@ -321,8 +323,7 @@ module hx_router_core #(
   always_comb begin
     send_vc = '0;
     for (int p = 0; p < P; p++) begin
-      in_outvc[p]   = '0;
-      grant_port[p] = '0;
+      in_grant[p] = '0;
     end
     for (int o = 0; o < P; o++) begin
       logic [VW-1:0] ov;
@@ -330,8 +331,7 @@ module hx_router_core #(
       if (out_valid[o]) begin
         ov = va_alloc[o] ? va_vc[o*VW +: VW] : keep_vc[o*VW +: VW];
         send_vc[o*VW +: VW] = ov;
-        in_outvc[out_in[o*PW +: PW]]   = ov;
-        grant_port[out_in[o*PW +: PW]] = PW'(o);
+        in_grant[out_in[o*PW +: PW]] = {PW'(o), ov};
       end
     end
   end

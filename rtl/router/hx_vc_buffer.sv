@@ -62,15 +62,6 @@ module hx_vc_buffer #(
   // bits per port and cycle for nothing.
   assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[32'(rd_vc_i)*PW +: PW])];
 
-  // Storage has no reset: a slot's contents are only used after it was written. A flit is stored
-  // when its VC has room.
-  always_ff @(posedge clk_i) begin
-    if (wr_valid_i && 32'(count_q[32'(wr_vc_i)*CW +: CW]) < D) begin
-      data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_data_i;
-      meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_meta_i;
-    end
-  end
-
   // Scratch values of the process below: what this cycle's write and dequeue do, worked out in
   // the process (in a cycle with either), not as nets a simulator would evaluate every cycle.
   // Written with blocking assignments and read only after, in the same process (hence the BLKSEQ
@@ -100,6 +91,11 @@ module hx_vc_buffer #(
                ? '0 : rd_ptr_q[32'(deq_vc_i)*PW +: PW] + PW'(1);
       /* verilator lint_on BLKSEQ */
       if (inc) begin
+        // The flit is stored when its VC has room, in the branch that counts it: whether a flit
+        // arrives is as random as the traffic, and a simulator mispredicts each separate test of
+        // it. (Storage has no reset: a slot's contents are only used after it was written.)
+        data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_data_i;
+        meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_meta_i;
         wr_ptr_q[32'(wr_vc_i)*PW +: PW] <= (32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW]) == D - 1)
                                            ? '0 : wr_ptr_q[32'(wr_vc_i)*PW +: PW] + PW'(1);
         // A flit written into an empty VC is its front from the next cycle.
