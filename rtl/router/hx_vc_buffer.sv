@@ -63,15 +63,19 @@ module hx_vc_buffer #(
   assign rd_data_o = data_mem[32'(rd_vc_i)*D + 32'(rd_ptr_q[32'(rd_vc_i)*PW +: PW])];
 
   // Scratch values of the process below: what this cycle's write and dequeue do, worked out in
-  // the process (in a cycle with either), not as nets a simulator would evaluate every cycle.
-  // Written with blocking assignments and read only after, in the same process (hence the BLKSEQ
-  // waiver there); declared here, not inside the process, because a variable declared in a block
-  // makes that block a scope, and the assertions' %m would then name it instead of this buffer.
+  // the process, not as nets a simulator would evaluate on their own. Written with blocking
+  // assignments and read only after, in the same process (hence the BLKSEQ waiver there);
+  // declared here, not inside the process, because a variable declared in a block makes that
+  // block a scope, and the assertions' %m would then name it instead of this buffer.
   logic          wr_ok;      // the flit written fits: its VC has room
   logic          inc;        // VC wr_vc_i gains a flit this cycle
   logic          dec;        // VC deq_vc_i loses its front this cycle
   logic [PW-1:0] deq_next;   // the slot after VC deq_vc_i's front (its next front)
 
+  // One test of each event, a write and a dequeue: whether either happens is as random as the
+  // traffic, and a simulator mispredicts each test of it, so each is tested once and everything
+  // it moves is done in its branch; the counts move by arithmetic, without a test. Only the VCs
+  // written and read this cycle move (a simulator pays per flit, not per VC).
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       rd_ptr_q <= '0;
@@ -80,65 +84,67 @@ module hx_vc_buffer #(
       front_valid_q <= '0;
       front_meta_q  <= '0;
       overflow_q <= 1'b0;
-    end else if (wr_valid_i || deq_i) begin
-      // Only the VCs written and read this cycle move (a simulator pays per flit, not per VC);
-      // a write and a read of one VC leave its count as it was.
+    end else begin
       /* verilator lint_off BLKSEQ */
-      wr_ok    = wr_valid_i && (32'(count_q[32'(wr_vc_i)*CW +: CW]) < D);
-      inc      = wr_ok && 32'(wr_vc_i) < V;
-      dec      = deq_i && 32'(deq_vc_i) < V && count_q[32'(deq_vc_i)*CW +: CW] != '0;
-      deq_next = (32'(rd_ptr_q[32'(deq_vc_i)*PW +: PW]) == D - 1)
-               ? '0 : rd_ptr_q[32'(deq_vc_i)*PW +: PW] + PW'(1);
+      wr_ok = 32'(count_q[32'(wr_vc_i)*CW +: CW]) < D;
+      inc   = wr_valid_i && wr_ok && 32'(wr_vc_i) < V;
+      dec   = deq_i && 32'(deq_vc_i) < V && count_q[32'(deq_vc_i)*CW +: CW] != '0;
       /* verilator lint_on BLKSEQ */
-      if (inc) begin
-        // The flit is stored when its VC has room, in the branch that counts it: whether a flit
-        // arrives is as random as the traffic, and a simulator mispredicts each separate test of
-        // it. (Storage has no reset: a slot's contents are only used after it was written.)
-        data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_data_i;
-        meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_meta_i;
-        wr_ptr_q[32'(wr_vc_i)*PW +: PW] <= (32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW]) == D - 1)
-                                           ? '0 : wr_ptr_q[32'(wr_vc_i)*PW +: PW] + PW'(1);
-        // A flit written into an empty VC is its front from the next cycle.
-        if (count_q[32'(wr_vc_i)*CW +: CW] == '0) begin
-          front_valid_q[wr_vc_i] <= 1'b1;
-          front_meta_q[32'(wr_vc_i)*MW +: MW] <= wr_meta_i;
-        end
-      end
-      if (dec) begin
-        rd_ptr_q[32'(deq_vc_i)*PW +: PW] <= deq_next;
-        // The front leaves: the next flit of the VC becomes the front, the one written now when
-        // that is the next (the VC held one flit), or nothing (the side record reads 0).
-        if (32'(count_q[32'(deq_vc_i)*CW +: CW]) > 1) begin
-          front_meta_q[32'(deq_vc_i)*MW +: MW] <= meta_mem[32'(deq_vc_i)*D + 32'(deq_next)];
-        end else if (inc && wr_vc_i == deq_vc_i) begin
-          front_meta_q[32'(deq_vc_i)*MW +: MW] <= wr_meta_i;
+      // Each VC's count as one sum over the packed fields: a field that gains a flit holds fewer
+      // than D (no carry out of it) and one that loses its front holds at least one (no borrow),
+      // so the fields never touch; a write and a dequeue of one VC leave its count as it was.
+      count_q <= count_q + ((V*CW)'(inc) << (32'(wr_vc_i)*CW))
+                         - ((V*CW)'(dec) << (32'(deq_vc_i)*CW));
+      if (wr_valid_i) begin
+        if (inc) begin
+          // (Storage has no reset: a slot's contents are only used after it was written.)
+          data_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_data_i;
+          meta_mem[32'(wr_vc_i)*D + 32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW])] <= wr_meta_i;
+          wr_ptr_q[32'(wr_vc_i)*PW +: PW] <= (32'(wr_ptr_q[32'(wr_vc_i)*PW +: PW]) == D - 1)
+                                             ? '0 : wr_ptr_q[32'(wr_vc_i)*PW +: PW] + PW'(1);
+          // A flit written into an empty VC is its front from the next cycle.
+          if (count_q[32'(wr_vc_i)*CW +: CW] == '0) begin
+            front_valid_q[wr_vc_i] <= 1'b1;
+            front_meta_q[32'(wr_vc_i)*MW +: MW] <= wr_meta_i;
+          end
         end else begin
-          front_valid_q[deq_vc_i] <= 1'b0;
-          front_meta_q[32'(deq_vc_i)*MW +: MW] <= '0;
+          // A write into a full VC (a sender without a credit) or one that does not exist.
+          if (!wr_ok) overflow_q <= 1'b1;
+`ifdef HX_ASSERT
+          // ---- assertions (rtl/common/hx_assert.svh), in the branch of a write that failed ----
+          assert (32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
+            "%m: flit written on VC %0d of %0d", wr_vc_i, V));
+          assert (wr_ok) else hx_rtl_assert_failed($sformatf(
+            "%m: VC buffer overflow: flit written into full VC %0d (%0d slots), sent without a %s",
+            wr_vc_i, D, "credit"));
+`endif
         end
       end
-      if (inc && !(dec && deq_vc_i == wr_vc_i)) begin
-        count_q[32'(wr_vc_i)*CW +: CW] <= count_q[32'(wr_vc_i)*CW +: CW] + CW'(1);
-      end
-      if (dec && !(inc && deq_vc_i == wr_vc_i)) begin
-        count_q[32'(deq_vc_i)*CW +: CW] <= count_q[32'(deq_vc_i)*CW +: CW] - CW'(1);
-      end
-      if (wr_valid_i && !wr_ok) overflow_q <= 1'b1;
+      if (deq_i) begin
+        if (dec) begin
+          /* verilator lint_off BLKSEQ */
+          deq_next = (32'(rd_ptr_q[32'(deq_vc_i)*PW +: PW]) == D - 1)
+                   ? '0 : rd_ptr_q[32'(deq_vc_i)*PW +: PW] + PW'(1);
+          /* verilator lint_on BLKSEQ */
+          rd_ptr_q[32'(deq_vc_i)*PW +: PW] <= deq_next;
+          // The front leaves: the next flit of the VC becomes the front, the one written now when
+          // that is the next (the VC held one flit), or nothing (the side record reads 0).
+          if (32'(count_q[32'(deq_vc_i)*CW +: CW]) > 1) begin
+            front_meta_q[32'(deq_vc_i)*MW +: MW] <= meta_mem[32'(deq_vc_i)*D + 32'(deq_next)];
+          end else if (inc && wr_vc_i == deq_vc_i) begin
+            front_meta_q[32'(deq_vc_i)*MW +: MW] <= wr_meta_i;
+          end else begin
+            front_valid_q[deq_vc_i] <= 1'b0;
+            front_meta_q[32'(deq_vc_i)*MW +: MW] <= '0;
+          end
+        end else begin
 `ifdef HX_ASSERT
-      // ---- assertions (rtl/common/hx_assert.svh) -------------------------------------------
-      // One test of the conditions below; the assertions only when it fails (hx_output_unit).
-      // (A write that does not count is one to a VC that does not exist or is full; a dequeue that
-      // does not count, one from a VC that does not exist or is empty.)
-      if ((wr_valid_i && !inc) || (deq_i && !dec)) begin
-        assert (!wr_valid_i || 32'(wr_vc_i) < V) else hx_rtl_assert_failed($sformatf(
-          "%m: flit written on VC %0d of %0d", wr_vc_i, V));
-        assert (!wr_valid_i || wr_ok) else hx_rtl_assert_failed($sformatf(
-          "%m: VC buffer overflow: flit written into full VC %0d (%0d slots), sent without a %s",
-          wr_vc_i, D, "credit"));
-        assert (!deq_i || dec) else hx_rtl_assert_failed(
-          $sformatf("%m: VC buffer underflow: dequeue from empty VC %0d", deq_vc_i));
-      end
+          // (In the branch of a dequeue that failed: from an empty VC or one that does not exist.)
+          assert (dec) else hx_rtl_assert_failed(
+            $sformatf("%m: VC buffer underflow: dequeue from empty VC %0d", deq_vc_i));
 `endif
+        end
+      end
     end
   end
   assign overflow_o = overflow_q;
