@@ -62,6 +62,13 @@ module hx_switch_alloc #(
   logic [V-1:0]  req2;          // scratch: one input's iteration-2 requests
   logic [VW-1:0] pick;          // scratch: one input's pick
   logic [PW-1:0] won;           // scratch: one output's winner
+  // The pointers after this cycle, worked out where each arbiter's pick is taken (an input's when
+  // its pick wins an output, an output's when it picks): the register update is then one copy,
+  // not a test per arbiter of whether it moves (each a branch as random as the traffic).
+  logic [P*VW-1:0] in_ptr_next;
+  logic [P*VW-1:0] in_ptr2_next;
+  logic [P*PW-1:0] out_ptr_next;
+  logic [P*PW-1:0] out_ptr2_next;
   always_comb begin
     in_vc_o  = '0;
     out_in_o = '0;
@@ -81,6 +88,10 @@ module hx_switch_alloc #(
       pick2[p]   = '0;
     end
     lost1 = '0;
+    in_ptr_next   = in_ptr_q;
+    in_ptr2_next  = in_ptr2_q;
+    out_ptr_next  = out_ptr_q;
+    out_ptr2_next = out_ptr2_q;
     if (req_i != '0) begin
       // Iteration 1, inputs: each picks one of its requesting VCs.
       for (int p = 0; p < P; p++) begin
@@ -102,6 +113,8 @@ module hx_switch_alloc #(
           won = PW'(hx_rr_pick(64'(oreq[o]), 6'(out_ptr_q[o*PW +: PW])));
           out_in_o[o*PW +: PW] = won;
           win1[won] = 1'b1;
+          out_ptr_next[o*PW +: PW] = PW'(hx_rr_next(6'(won), P));
+          in_ptr_next[32'(won)*VW +: VW] = VW'(hx_rr_next(6'(in_vc_o[32'(won)*VW +: VW]), V));
         end
       end
       lost1 = in_any & ~win1;
@@ -133,6 +146,8 @@ module hx_switch_alloc #(
               out_in_o[o*PW +: PW] = won;
               win2[won] = 1'b1;
               in_vc_o[32'(won)*VW +: VW] = pick2[won];   // the input's VC is the one that won
+              out_ptr2_next[o*PW +: PW] = PW'(hx_rr_next(6'(won), P));
+              in_ptr2_next[32'(won)*VW +: VW] = VW'(hx_rr_next(6'(pick2[won]), V));
             end
           end
         end
@@ -142,21 +157,19 @@ module hx_switch_alloc #(
     in_win_o    = win1 | win2;
   end
 
-  // An arbiter's pointer moves past its pick when the pick won (an output's pick always does).
+  // An arbiter's pointer moves past its pick when the pick won (an output's pick always does):
+  // the moves were worked out above, where the picks were taken.
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       in_ptr_q   <= '0;
       in_ptr2_q  <= '0;
       out_ptr_q  <= '0;
       out_ptr2_q <= '0;
-    end else if (req_i != '0) begin
-      // (Each pointer from the VC an input won with and the input each output took.)
-      for (int p = 0; p < P; p++) begin
-        if (win1[p])     in_ptr_q[p*VW +: VW]   <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
-        if (win2[p])     in_ptr2_q[p*VW +: VW]  <= VW'(hx_rr_next(6'(in_vc_o[p*VW +: VW]), V));
-        if (out_any[p])  out_ptr_q[p*PW +: PW]  <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
-        if (out_any2[p]) out_ptr2_q[p*PW +: PW] <= PW'(hx_rr_next(6'(out_in_o[p*PW +: PW]), P));
-      end
+    end else begin
+      in_ptr_q   <= in_ptr_next;
+      in_ptr2_q  <= in_ptr2_next;
+      out_ptr_q  <= out_ptr_next;
+      out_ptr2_q <= out_ptr2_next;
     end
   end
 
