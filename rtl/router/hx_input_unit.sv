@@ -92,19 +92,23 @@ module hx_input_unit #(
   assign vc_outvc_o  = out_vc_q;
   assign empty_o     = (front_valid == '0);
 
+  // A head claims the output VC the allocator gave it; a tail gives it back. Whether this input
+  // wins is as random as the traffic, and a simulator mispredicts each test of it: the VC's active
+  // bit is flipped by arithmetic (it changes exactly when it equals the winning flit's tail bit:
+  // a head of a packet longer than one flit sets it, a tail clears it), and the port and VC are
+  // stored under one test of a winning head (rarer than a win, so mostly predicted).
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       active_q       <= '0;
       out_port_q     <= '0;
       out_vc_q       <= '0;
     end else begin
-      if (grant_i) begin
-        // A head claims the output VC the allocator gave it; a tail gives it back.
-        if (!active_q[sel_vc_i]) begin
-          out_port_q[32'(sel_vc_i)*PW +: PW] <= grant_port_i;
-          out_vc_q[32'(sel_vc_i)*VW +: VW]   <= grant_outvc_i;
-        end
-        active_q[sel_vc_i] <= !front_meta[32'(sel_vc_i)*MW + HX_META_TAIL];
+      active_q <= active_q ^ (V'(grant_i && (active_q[sel_vc_i]
+                                             == front_meta[32'(sel_vc_i)*MW + HX_META_TAIL]))
+                              << sel_vc_i);
+      if (grant_i && !active_q[sel_vc_i]) begin
+        out_port_q[32'(sel_vc_i)*PW +: PW] <= grant_port_i;
+        out_vc_q[32'(sel_vc_i)*VW +: VW]   <= grant_outvc_i;
       end
     end
   end
@@ -113,16 +117,18 @@ module hx_input_unit #(
 `ifdef HX_ASSERT
   `include "hx_assert.svh"
   // Packets arrive whole on each VC: a head opens VC v, its tail closes it; nothing else may start
-  // on v in between (the upstream output VC is owned by one packet at a time). Tested only when a
-  // flit arrives, the assertions only when the test fails (hx_output_unit). (That a grant's flit
-  // kind matches its VC's state is checked by the router core, for all inputs at once.)
+  // on v in between (the upstream output VC is owned by one packet at a time). No test of an
+  // arrival on its own, which is as random as the traffic: the VC's open bit is flipped by
+  // arithmetic when it must change, the one test is of a violation, and the assertions run only
+  // when it holds. (That a grant's flit kind matches its VC's state is checked by the router
+  // core, for all inputs at once.)
   logic [V-1:0] open_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       open_q <= '0;
-    end else if (in_valid_i) begin
-      open_q[in_vc_i] <= !in_tail_i;
-      if (in_head_i == open_q[in_vc_i]) begin
+    end else begin
+      open_q <= open_q ^ (V'(in_valid_i && (open_q[in_vc_i] == in_tail_i)) << in_vc_i);
+      if (in_valid_i && in_head_i == open_q[in_vc_i]) begin
         assert (!(in_head_i && open_q[in_vc_i])) else hx_rtl_assert_failed($sformatf(
           "%m: packets interleave on input VC %0d: a head arrived before the open packet's tail",
           in_vc_i));
