@@ -5,6 +5,7 @@
 #include "sysc/fabric/coord_word.h"
 #include "sysc/fabric/router_ports.h"
 #include "sysc/system/route_model.h"
+#include "tb/traffic/random_draw.h"
 
 namespace hxemu::tb {
 
@@ -245,7 +246,7 @@ void RouterBench::step() {
       }
     }
     if (r.stalled) continue;
-    if (drain_prob_ < 1.0 && std::uniform_real_distribution<double>(0, 1)(rng_) >= drain_prob_) {
+    if (drain_prob_ < 1.0 && unit_uniform(rng_) >= drain_prob_) {
       continue;
     }
     for (int k = 0; k < cfg_.vcs; ++k) {

@@ -69,16 +69,15 @@ module hx_output_unit #(
   logic          out_tail_q;
   logic [W-1:0]  out_data_q;
 
-  // A credit and a flit on the same VC cancel; on different VCs each moves its own count.
-  // (Functions, not nets: the process below tests them only in a cycle with a flit or a credit, so
-  // a simulator does not evaluate them for an output with neither.)
-  function automatic logic credit_in();
-    credit_in = credit_valid_i && !down_i && 32'(credit_vc_i) < V
-                && !(send_i && send_vc_i == credit_vc_i);
+  // Whether a credit returned (credit_moves, in a cycle with credit_valid_i) or a flit sent
+  // (flit_moves, in a cycle with send_i) moves its VC's count: a credit and a flit on the same VC
+  // cancel; on different VCs each moves its own count. (Functions, not nets: the process below
+  // tests each only in the branch of its event, which it does not test again.)
+  function automatic logic credit_moves();
+    credit_moves = !down_i && 32'(credit_vc_i) < V && !(send_i && send_vc_i == credit_vc_i);
   endfunction
-  function automatic logic flit_out();
-    flit_out = send_i && !down_i && 32'(send_vc_i) < V
-               && !(credit_valid_i && send_vc_i == credit_vc_i);
+  function automatic logic flit_moves();
+    flit_moves = !down_i && 32'(send_vc_i) < V && !(credit_valid_i && send_vc_i == credit_vc_i);
   endfunction
 
   // Beside the counts, per VC: whether it has a credit and whether all its credits are home, kept
@@ -117,7 +116,7 @@ module hx_output_unit #(
     end else begin
       out_valid_q <= send_i;
       if (credit_valid_i) begin
-        if (credit_in()) begin
+        if (credit_moves()) begin
           if (count_q[32'(credit_vc_i)*CW +: CW] == init_q) begin
             err_q <= 1'b1;
 `ifdef HX_ASSERT
@@ -138,7 +137,7 @@ module hx_output_unit #(
         out_tail_q <= send_tail_i;
         out_data_q <= send_data_i;
         owned_q[send_vc_i] <= !send_tail_i;
-        if (flit_out()) begin
+        if (flit_moves()) begin
           if (count_q[32'(send_vc_i)*CW +: CW] == '0) begin
             err_q <= 1'b1;
 `ifdef HX_ASSERT

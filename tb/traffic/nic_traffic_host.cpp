@@ -1,5 +1,7 @@
 #include "tb/traffic/nic_traffic_host.h"
 
+#include "tb/traffic/random_draw.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -70,10 +72,7 @@ NicTrafficHost::NicTrafficHost(int node, std::vector<sysc::NicNode*> rails, sysc
 
 std::uint64_t NicTrafficHost::gap(std::mt19937_64& rng) const {
   const double p = plan_.packet_probability;
-  if (p >= 1.0) return 0;
-  if (p <= 0.0) return ~0ull >> 2;
-  const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-  return static_cast<std::uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p)));
+  return geometric_gap(rng, p, std::log1p(-p));
 }
 
 int NicTrafficHost::next_flits(Arrivals& a) const {

@@ -1,7 +1,7 @@
 #include "tb/traffic/packet_size.h"
 
 #include "sysc/util/parse_number.h"
-#include "tb/traffic/unit_uniform.h"
+#include "tb/traffic/random_draw.h"
 
 #include <sstream>
 #include <stdexcept>

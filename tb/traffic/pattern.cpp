@@ -1,7 +1,7 @@
 #include "tb/traffic/pattern.h"
 
 #include "sysc/util/parse_number.h"
-#include "tb/traffic/unit_uniform.h"
+#include "tb/traffic/random_draw.h"
 
 #include <algorithm>
 #include <sstream>

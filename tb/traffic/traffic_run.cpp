@@ -18,7 +18,7 @@
 #include "tb/traffic/logical_grid.h"
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
-#include "tb/traffic/unit_uniform.h"
+#include "tb/traffic/random_draw.h"
 #include "tb/stats/link_windows.h"
 #include "tb/traffic_system.h"
 
@@ -49,12 +49,7 @@ class ArrivalProcess {
     for (auto& t : next_) t = gap();
   }
   std::uint64_t& next(int node) { return next_[node]; }
-  std::uint64_t gap() {
-    if (p_ >= 1.0) return 0;
-    if (p_ <= 0.0) return ~0ull >> 2;
-    const double u = unit_uniform(rng_);
-    return static_cast<std::uint64_t>(std::floor(std::log1p(-u) / log_q_));
-  }
+  std::uint64_t gap() { return geometric_gap(rng_, p_, log_q_); }
 
  private:
   double p_;

@@ -19,7 +19,7 @@
 #include "tb/traffic/packet_size.h"
 #include "tb/traffic/pattern.h"
 #include "tb/traffic/sweep.h"
-#include "tb/traffic/unit_uniform.h"
+#include "tb/traffic/random_draw.h"
 #include "tb/traffic_system.h"
 
 namespace hxemu::test {
@@ -86,6 +86,24 @@ TEST(ParseLoads, TrailingSeparatorIsAnError) {
     EXPECT_TRUE(contains(invalid_argument_of([&] { tb::parse_loads(spec); }), std::string("'") + spec + "'"))
         << "'" << spec << "' accepted as " << tb::parse_loads(spec).size() << " loads";
   }
+}
+
+// geometric_gap is the inversion the arrival processes used with the standard distribution, and
+// its two ends: every cycle, and never.
+TEST(GeometricGap, SameGapsAsTheStandardInversion) {
+  for (const double p : {0.3 / 4, 0.5, 0.99}) {
+    std::mt19937_64 a(7), b(7);
+    std::uniform_real_distribution<double> dist(0.0, 1.0);
+    for (int i = 0; i < 100000; ++i) {
+      const auto want =
+          static_cast<std::uint64_t>(std::floor(std::log1p(-dist(a)) / std::log1p(-p)));
+      ASSERT_EQ(hxemu::tb::geometric_gap(b, p, std::log1p(-p)), want) << "p " << p << " draw " << i;
+    }
+  }
+  std::mt19937_64 g(1);
+  EXPECT_EQ(hxemu::tb::geometric_gap(g, 1.0, std::log1p(-1.0)), 0u);
+  EXPECT_EQ(hxemu::tb::geometric_gap(g, 0.0, 0.0), ~std::uint64_t{0} >> 2);
+  EXPECT_EQ(g(), std::mt19937_64(1)());   // neither end draws
 }
 
 // ---- PacketSize -------------------------------------------------------------------------------
