@@ -15,6 +15,9 @@
 // --baseline PATH runs the same command lines, single core, with another hxemu binary (another
 // revision: scripts/build-revision.sh builds one) in the same bench run, alternating which binary
 // goes first, and prints the ratio of the two speeds. Every figure is the median of --repeat runs.
+// The single-core runs of one repetition, this binary's and the baseline's, are pinned to the same
+// CPU, the next repetition's to the next CPU (--no-pin: not pinned); runs on all threads and on
+// MPI ranks are never pinned.
 //
 // Case trace-hx2mesh-16 (app/bench/bench_trace.h): the same traffic run untraced and with one board
 // traced for 1,000 cycles (docs/waveforms.md), both times and their ratio, printed below the table.
@@ -65,6 +68,7 @@ struct Options {
   bool no_mpi = false;
   bool no_threads = false;
   bool no_cpu_speed = false;
+  bool no_pin = false;
 };
 
 struct Case {
@@ -174,6 +178,7 @@ struct Series {
   std::vector<double> walls;
   std::vector<long> rss_kb;
   std::vector<double> cpus;
+  std::vector<int> pinned_to;      // per run: the CPU it was pinned to, or -1
   std::uint64_t cycles = 0;
   bool cycles_differ = false;
   int failures = 0;
@@ -189,6 +194,7 @@ struct Series {
     j["wall_seconds_median"] = wall();
     j["wall_seconds"] = walls;
     j["cpu_seconds"] = cpus;
+    j["pinned_to_cpu"] = pinned_to;
     j["cycles"] = cycles;
     j["cycles_per_second"] = cycles_per_s();
     j["router_cycles_per_second"] = cycles_per_s() * routers;
@@ -223,7 +229,8 @@ class Bench {
     return json::parse(in).at("routers").get<int>();
   }
 
-  void run_one(const Case& c, const Capabilities& caps, Mode mode, Series& s, const char* who) {
+  // `cpu` >= 0 pins the run to that CPU.
+  void run_one(const Case& c, const Capabilities& caps, Mode mode, Series& s, const char* who, int cpu) {
     const std::string out = tmp_ + "/run.json";
     const std::string log = tmp_ + "/run.log";
     const auto cmd = command(c, o_, caps, mode, out, mpirun_);
@@ -232,9 +239,10 @@ class Bench {
     s.command = joined(*cmd);
     std::remove(out.c_str());
     std::remove(log.c_str());
-    fmt::print(stderr, "hxemu-bench: {} {} {} ...", c.name, who, mode_key(mode));
+    fmt::print(stderr, "hxemu-bench: {} {} {}{} ...", c.name, who, mode_key(mode),
+               cpu >= 0 ? " on CPU " + std::to_string(cpu) : std::string());
     std::fflush(stderr);
-    const ProcessRun r = hxemu::bench::run_process(*cmd, log);
+    const ProcessRun r = hxemu::bench::run_process(*cmd, log, cpu);
     const auto cycles = cycles_of(out);
     if (!r.ok() || !cycles) {
       ++s.failures;
@@ -250,13 +258,20 @@ class Bench {
     s.walls.push_back(r.wall_seconds);
     s.rss_kb.push_back(r.peak_rss_kb);
     s.cpus.push_back(r.cpu_seconds);
+    s.pinned_to.push_back(cpu);
   }
 
   CaseResult run_case(const Case& c) {
     CaseResult res;
     res.c = c;
     res.routers = routers_of(c);
+    const std::vector<int> cpus = o_.no_pin ? std::vector<int>{} : hxemu::bench::allowed_cpus();
     for (int rep = 0; rep < o_.repeat; ++rep) {
+      // The single-core runs of a repetition (this binary's and the baseline's) run pinned to the
+      // same CPU, the CPUs taken in turn from one repetition to the next: the vCPUs of a shared
+      // machine differ in speed for minutes at a time (app/bench/cpu_speed.h), and a ratio of two
+      // runs that landed on different ones measured the CPUs as much as the code.
+      const int one_cpu = cpus.empty() ? -1 : cpus[static_cast<std::size_t>(rep) % cpus.size()];
       // One repetition: every run once; odd repetitions in the reverse order, so that the new
       // and the baseline binary alternate in going first.
       std::vector<std::pair<const Capabilities*, Mode>> order = {{&caps_, Mode::kOne}};
@@ -265,10 +280,11 @@ class Bench {
       order.push_back({&caps_, Mode::kMpi});
       if (rep % 2) std::reverse(order.begin(), order.end());
       for (const auto& [caps, mode] : order) {
+        const int cpu = mode == Mode::kOne ? one_cpu : -1;
         if (caps == &caps_) {
-          run_one(c, *caps, mode, res.runs[mode], "hxemu");
+          run_one(c, *caps, mode, res.runs[mode], "hxemu", cpu);
         } else {
-          run_one(c, *caps, mode, res.baseline, "baseline");
+          run_one(c, *caps, mode, res.baseline, "baseline", cpu);
         }
       }
     }
@@ -495,6 +511,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-threads", o.no_threads, "skip the all-threads column");
   app.add_flag("--no-cpu-speed", o.no_cpu_speed,
                "skip the CPU speed probe (a short mesh-8x8 run pinned to each CPU, before and after the cases)");
+  app.add_flag("--no-pin", o.no_pin,
+               "leave the single-core runs unpinned (by default each repetition's single-core runs, this "
+               "binary's and the baseline's, are pinned to one CPU, the CPUs taken in turn)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,7 +12,8 @@ template <class M>
 class LinkPorts {
  public:
   LinkPorts(M& m, int ports, int vcs, int flit_bits)
-      : m_(m), ports_(ports), vw_(vcs > 1 ? ceil_log2(vcs) : 1), words_(flit_bits / 32) {}
+      : m_(m), ports_(ports), vw_(vcs > 1 ? ceil_log2(vcs) : 1),
+        vc_mask_((std::uint64_t{1} << vw_) - 1), words_(flit_bits / 32) {}
 
   void clear_inputs() {
     m_.in_valid_i = 0;
@@ -20,26 +21,26 @@ class LinkPorts {
   }
 
   void set_flit_in(int p, const Flit& f) {
-    set_bits(m_.in_valid_i, p, 1, f.valid);
-    set_bits(m_.in_head_i, p, 1, f.head);
-    set_bits(m_.in_tail_i, p, 1, f.tail);
-    set_bits(m_.in_vc_i, p * vw_, vw_, f.vc);
+    put_bit(m_.in_valid_i, p, f.valid);
+    put_bit(m_.in_head_i, p, f.head);
+    put_bit(m_.in_tail_i, p, f.tail);
+    put_field(m_.in_vc_i, p * vw_, vc_mask_, f.vc);
     write_words(m_.in_data_i, p * words_, words_, f.data.data());
   }
 
   void set_credit_in(int p, Credit c) {
-    set_bits(m_.out_credit_valid_i, p, 1, c.valid);
-    set_bits(m_.out_credit_vc_i, p * vw_, vw_, c.vc);
+    put_bit(m_.out_credit_valid_i, p, c.valid);
+    put_field(m_.out_credit_vc_i, p * vw_, vc_mask_, c.vc);
   }
 
-  bool flit_out_valid(int p) const { return get_bits(m_.out_valid_o, p, 1) != 0; }
+  bool flit_out_valid(int p) const { return bit_at(m_.out_valid_o, p) != 0; }
 
   bool flit_out(int p, Flit& f) const {
     f.valid = flit_out_valid(p);
     if (!f.valid) return false;
-    f.head = get_bits(m_.out_head_o, p, 1) != 0;
-    f.tail = get_bits(m_.out_tail_o, p, 1) != 0;
-    f.vc = static_cast<std::uint8_t>(get_bits(m_.out_vc_o, p * vw_, vw_));
+    f.head = bit_at(m_.out_head_o, p) != 0;
+    f.tail = bit_at(m_.out_tail_o, p) != 0;
+    f.vc = static_cast<std::uint8_t>(field_at(m_.out_vc_o, p * vw_, vc_mask_));
     read_words(m_.out_data_o, p * words_, words_, f.data.data());
     return true;
   }
@@ -49,8 +50,8 @@ class LinkPorts {
 
   Credit credit_out(int p) const {
     Credit c;
-    c.valid = get_bits(m_.in_credit_valid_o, p, 1) != 0;
-    c.vc = static_cast<std::uint8_t>(get_bits(m_.in_credit_vc_o, p * vw_, vw_));
+    c.valid = bit_at(m_.in_credit_valid_o, p) != 0;
+    c.vc = static_cast<std::uint8_t>(field_at(m_.in_credit_vc_o, p * vw_, vc_mask_));
     return c;
   }
 
@@ -67,6 +68,7 @@ class LinkPorts {
   M& m_;
   int ports_;
   int vw_;
+  std::uint64_t vc_mask_;   // vw_ low bits
   int words_;
 };
 

@@ -41,19 +41,23 @@ void Network::step_as(B& b, int i, std::uint64_t now) {
   // What arrives, as two masks over the routes (bit k: route k), each bit worked out without a
   // branch; then a walk over the set bits only. Whether a flit or a credit arrives on a port is as
   // random as the traffic, and a test per port and kind was a mispredicted branch about every
-  // other cycle. (Flits first, then credits: they change different state.)
+  // other cycle. (Flits first, then credits: they change different state.) The bits are the
+  // slots' own valid flags, read through the route's copies of the ring addresses: a slot is valid
+  // exactly while its flit or credit waits to be taken (Link), so the links' in-flight counts,
+  // which the idle test above reads, add nothing here.
   const std::size_t nr = e.routes.size();
   std::uint64_t flits_in = 0, credits_in = 0;
   for (std::size_t k = 0; k < nr; ++k) {
     const PortRoute& r = e.routes[k];
-    flits_in |= std::uint64_t{r.rx->flit_arriving_bit(now)} << k;
-    credits_in |= std::uint64_t{r.tx->credit_arriving_bit(now)} << k;
+    const std::uint64_t s = now & r.mask;
+    flits_in |= std::uint64_t{r.rx_flits[s].valid} << k;
+    credits_in |= std::uint64_t{r.tx_credits[s].valid} << k;
   }
   b.clear_inputs();
   for (std::uint64_t m = flits_in; m != 0; m &= m - 1) {
     const PortRoute& r = e.routes[static_cast<std::size_t>(__builtin_ctzll(m))];
     Link& rx = *r.rx;
-    const Flit& f = rx.slot_flit(now);
+    const Flit& f = r.rx_flits[now & r.mask];
     if (link_down(r.rx_id, now)) {
       log_fault(recv_log_[r.rx_id], FaultEvent::Kind::kLostInFlight, r.rx_id, now, f, std::nullopt);
     } else {
