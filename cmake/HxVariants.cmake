@@ -18,8 +18,16 @@ set(HX_NIC_ENTRIES "")
 # its headers, and an entry {kind, ports, vcs, flit bits, slots} in `table` whose factory returns
 # `new DirectStep<<model>>(<args>)` (sysc/blocks/direct_step.h) as a std::unique_ptr<base>.
 function(hx_register_variant table kind ports vcs slots prefix base model args)
+  # The direct clock edge's declarations (sysc/blocks/clock_edge.h, HX_DIRECT_EVAL): a board
+  # router's input-combinational logic is read only where a flit arrives.
+  if(kind MATCHES "^board_router")
+    set(gated true)
+  else()
+    set(gated false)
+  endif()
   set(HX_REGISTRY_INCLUDES
-      "${HX_REGISTRY_INCLUDES}#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n" PARENT_SCOPE)
+      "${HX_REGISTRY_INCLUDES}#include \"${prefix}.h\"\n#include \"${prefix}___024root.h\"\n#ifndef HX_PORTABLE_CLOCK\nHX_DIRECT_EVAL(${prefix}, ${gated})\n#endif\n"
+      PARENT_SCOPE)
   string(CONCAT entry
          "  {{\"${kind}\", ${ports}, ${vcs}, ${HX_FLIT_BITS}, ${slots}, \"${prefix}\"}, [] {\n"
          "     return std::unique_ptr<${base}>(new DirectStep<${model}<${prefix}>>(\n"

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "verilated.h"
+#include "sysc/blocks/port_bits.h"
 
 namespace hxemu::sysc {
 
@@ -50,6 +51,41 @@ void clock_edge_fast(M& m) {
   m.clk_i = 0;
   m.rootp->__Vtrigrprev__TOP__clk_i = 0;
 }
+
+// The direct way, one step further: the edge as the two region functions Verilator 5.006's eval()
+// runs for it, called by their generated names. For a model with one clock, eval() at a rising
+// edge is exactly eval_ico (the logic that reads the top's inputs) and then eval_nba (the flops and
+// the logic behind them), each once, wrapped in loops that test trigger flags, count iterations
+// and look at the clock's last value (about 140 instructions a cycle of a board router, 3% of a
+// mesh-8x8 run). Those names are declared per model by HX_DIRECT_EVAL below, which the model
+// registry writes for each of its models (cmake/HxVariants.cmake); a model without them (another
+// Verilator: the #error above) does not link. DirectStep's edge goes this way; everything else
+// (reset pulses, tests, traced copies) keeps eval(), and tests/sysc/blocks/clock_edge_test.cpp
+// compares the two ways output by output, every cycle.
+//
+// kInputsGated: the model reads what its input-combinational logic computes only where a flit
+// arrives (in_valid_i has the port's bit): a board router, whose only such logic is its route
+// computers and the buffer's write record, both used only to write an arriving flit
+// (rtl/route/hx_route_board.sv: "Only a flit is routed"). Its eval_ico is skipped in a cycle with
+// no flit in: the values it would compute are not looked at until it runs again, in the next
+// cycle that has a flit. At load 0.3 on mesh-8x8 that is about half of the router-cycles.
+template <class M>
+struct DirectEval {
+  static constexpr bool kAvailable = false;
+};
+
+template <class M>
+void clock_edge_direct(M& m) {
+  using D = DirectEval<M>;
+  static_assert(D::kAvailable, "hxemu: clock_edge_direct needs HX_DIRECT_EVAL(<model>) first");
+  auto* const r = m.rootp;
+  if (!D::kInputsGated || any_bit_set(m.in_valid_i)) {
+    r->__VicoTriggered.at(0) = true;
+    D::ico(r);
+  }
+  r->__VnbaTriggered.at(0) = true;
+  D::nba(r);
+}
 #endif
 
 template <class M>
@@ -62,3 +98,20 @@ void clock_edge(M& m) {
 }
 
 }  // namespace hxemu::sysc
+
+#if !defined(HX_PORTABLE_CLOCK)
+// Declares model P's two region functions (clock_edge_direct) and enables the direct edge for it;
+// GATED: DirectEval::kInputsGated. At global scope, after P's headers (P.h, P___024root.h).
+#define HX_DIRECT_EVAL(P, GATED)                                                  \
+  void P##___024root___eval_ico(P##___024root* vlSelf);                         \
+  void P##___024root___eval_nba(P##___024root* vlSelf);                         \
+  namespace hxemu::sysc {                                                       \
+  template <>                                                                   \
+  struct DirectEval<P> {                                                        \
+    static constexpr bool kAvailable = true;                                    \
+    static constexpr bool kInputsGated = GATED;                                 \
+    static void ico(P##___024root* r) { P##___024root___eval_ico(r); }         \
+    static void nba(P##___024root* r) { P##___024root___eval_nba(r); }         \
+  };                                                                            \
+  }
+#endif

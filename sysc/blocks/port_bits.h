@@ -97,6 +97,18 @@ inline void put_field(VlWide<N>& port, int lsb, std::uint64_t mask, std::uint64_
   set_bits(port, lsb, __builtin_popcountll(mask), value);
 }
 
+// Whether any bit of a port is set.
+template <class T>
+inline std::enable_if_t<std::is_integral_v<T>, bool> any_bit_set(const T& port) {
+  return port != 0;
+}
+template <std::size_t N>
+inline bool any_bit_set(const VlWide<N>& port) {
+  std::uint32_t any = 0;
+  for (std::size_t i = 0; i < N; ++i) any |= port[i];
+  return any != 0;
+}
+
 // Copy `words` 32-bit words between a wide port and a plain array, starting at word `first`.
 // They move every flit's payload into and out of the models, two or three times a router-cycle:
 // a 256-bit payload (every shipped configuration) is one copy of constant size, which the

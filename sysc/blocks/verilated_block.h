@@ -29,6 +29,7 @@ void apply_vc_plan(M& m, const VcPlan& plan, int vcs) {
 template <class M, class Interface>
 class VerilatedBlock : public Interface {
  public:
+  using Verilated = M;
   VerilatedBlock(int ports, int vcs, int flit_bits, const char* model_name = "TOP")
       : m_(std::make_unique<M>(verilated_context(), model_name)),
         io_(*m_, ports, vcs, flit_bits),
@@ -58,6 +59,14 @@ class VerilatedBlock : public Interface {
   std::uint64_t flit_out_bits() const override { return io_.flit_out_bits(); }
   std::uint64_t credit_out_bits() const override { return io_.credit_out_bits(); }
   bool idle() const override { return idle_; }
+#if !defined(HX_PORTABLE_CLOCK)
+  // tick() through the model's region functions (clock_edge_direct): for DirectStep, whose
+  // translation unit (the model registry) declares them.
+  void tick_direct() {
+    clock_edge_direct(*m_);
+    idle_ = m_->idle_o != 0;
+  }
+#endif
   bool error() const override { return m_->error_o != 0; }
 
  protected:
