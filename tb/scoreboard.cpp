@@ -56,7 +56,7 @@ std::string Scoreboard::history(std::uint64_t id) const {
   if (r.injected) os << ", head left source " << r.injected;
   else os << ", not injected";
   if (r.deliveries) {
-    os << ", delivered to " << r.delivery.dst << " on VC " << r.delivery.vc << " head "
+    os << ", delivered to " << r.delivery.dst << " on VC " << static_cast<int>(r.delivery.vc) << " head "
        << r.delivery.head_arrival << " tail " << r.delivery.tail_arrival
        << (r.delivery.intact ? "" : " CORRUPTED") << " (" << r.deliveries << "x)";
   } else {
@@ -75,7 +75,11 @@ void Scoreboard::delivered(const Delivery& d) {
     error("duplicate delivery: " + history(d.id));
     return;
   }
-  r.delivery = d;
+  r.delivery.head_arrival = d.head_arrival;
+  r.delivery.tail_arrival = d.tail_arrival;
+  r.delivery.dst = d.dst;
+  r.delivery.vc = static_cast<std::uint8_t>(d.vc);
+  r.delivery.intact = d.intact;
   ++delivered_;
   if (d.dst != r.spec.dst || d.header_dst != r.spec.dst) {
     error("misrouted: " + history(d.id));
