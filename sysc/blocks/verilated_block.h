@@ -59,6 +59,9 @@ class VerilatedBlock : public Interface {
   std::uint64_t flit_out_bits() const override { return io_.flit_out_bits(); }
   std::uint64_t credit_out_bits() const override { return io_.credit_out_bits(); }
   bool idle() const override { return idle_; }
+  bool error() const override { return m_->error_o != 0; }
+
+ protected:
 #if !defined(HX_PORTABLE_CLOCK)
   // tick() through the model's region functions (clock_edge_direct): for DirectStep, whose
   // translation unit (the model registry) declares them.
@@ -67,9 +70,7 @@ class VerilatedBlock : public Interface {
     idle_ = m_->idle_o != 0;
   }
 #endif
-  bool error() const override { return m_->error_o != 0; }
 
- protected:
   // Holds reset for two clock edges with every link input invalid (set-up inputs must be set).
   void pulse_reset() {
     this->clear_inputs();

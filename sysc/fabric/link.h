@@ -82,7 +82,7 @@ class alignas(64) Link {
     const Flit& slot = slot_flit(now);
     return slot.valid ? &slot : nullptr;
   }
-  // The slot of cycle `now`, whatever it holds (a flit when has_flit / flit_arriving_bit says so).
+  // The slot of cycle `now`, whatever it holds (a flit when has_flit says so).
   const Flit& slot_flit(std::uint64_t now) const { return flits_[now & mask_]; }
   void consume_flit(std::uint64_t now) {
     flits_[now & mask_].valid = false;
@@ -94,15 +94,6 @@ class alignas(64) Link {
   // line, while a ring slot is a line of its own, read only when something is in flight.
   const Flit* arriving_flit(std::uint64_t now) const {
     return flits_pending() ? peek_flit(now) : nullptr;
-  }
-  // The same two questions as 0 or 1 without a branch: both the counters and the ring slot are
-  // read (for a block that is stepped anyway; an idle one asks arriving_flit / credit_arriving,
-  // which read the slot only when something is in flight).
-  unsigned flit_arriving_bit(std::uint64_t now) const {
-    return static_cast<unsigned>(flits_pending()) & static_cast<unsigned>(has_flit(now));
-  }
-  unsigned credit_arriving_bit(std::uint64_t now) const {
-    return static_cast<unsigned>(credits_pending()) & static_cast<unsigned>(has_credit(now));
   }
   bool credit_arriving(std::uint64_t now) const { return credits_pending() && has_credit(now); }
   Credit take_credit(std::uint64_t now) {

@@ -39,7 +39,7 @@ std::size_t NicTrafficPlan::memory_bytes() const {
 
 NicTrafficHost::NicTrafficHost(int node, std::vector<sysc::NicNode*> rails, sysc::HostMemory& memory,
                                const NicTrafficPlan& plan, const std::uint64_t* clock)
-    : node_(node), mem_(memory), plan_(plan), clock_(clock) {
+    : node_(node), mem_(memory), plan_(plan), log_q_(std::log1p(-plan.packet_probability)), clock_(clock) {
   const std::size_t pairs = static_cast<std::size_t>(plan.rails) * plan.nodes;
   next_seq_.assign(pairs, 0);
   sent_to_.assign(pairs, 0);
@@ -71,8 +71,7 @@ NicTrafficHost::NicTrafficHost(int node, std::vector<sysc::NicNode*> rails, sysc
 }
 
 std::uint64_t NicTrafficHost::gap(std::mt19937_64& rng) const {
-  const double p = plan_.packet_probability;
-  return geometric_gap(rng, p, std::log1p(-p));
+  return geometric_gap(rng, plan_.packet_probability, log_q_);
 }
 
 int NicTrafficHost::next_flits(Arrivals& a) const {

@@ -139,6 +139,7 @@ class NicTrafficHost final : public sysc::PortlessBlock, public sysc::LandingObs
   std::vector<Rail> rails_;
   sysc::HostMemory& mem_;
   const NicTrafficPlan& plan_;
+  double log_q_;                     // log1p(-plan_.packet_probability), for every gap drawn
   const std::uint64_t* clock_;
   bool generating_ = true;
   std::vector<std::uint16_t> next_seq_;       // [rail * n + dst]
