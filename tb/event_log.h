@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sysc/fabric/flit.h"
@@ -21,16 +22,19 @@ namespace hxemu::tb {
 
 class Scoreboard;
 
+// Trivially copyable (a fault's text is kept beside the events, by index), so that a log's events
+// go to other ranks as one block of bytes each way (PartitionEvents::share_between_ranks).
 struct TbEvent {
   enum class Kind : std::uint8_t { kInjected, kDelivered, kFault, kCable };
   Kind kind = Kind::kInjected;
-  std::uint64_t cycle = 0;
+  std::uint32_t text = 0;      // (fault) index of its text in the log's texts()
   int node = -1;
-  std::uint64_t id = 0;        // packet id (injected, cable)
   int latency = 0;             // cable latency (cable)
+  std::uint64_t cycle = 0;
+  std::uint64_t id = 0;        // packet id (injected, cable)
   Delivery delivery;           // (delivered)
-  std::string what;            // (fault)
 };
+static_assert(std::is_trivially_copyable_v<TbEvent>, "TbEvent: see above");
 
 // One partition's events; the observer its endpoints report to.
 class EventLog final : public EndpointObserver {
@@ -43,10 +47,15 @@ class EventLog final : public EndpointObserver {
   void cable(std::uint64_t id, int latency, std::uint64_t now);
 
   std::vector<TbEvent>& events() { return events_; }
+  const std::vector<TbEvent>& events() const { return events_; }
+  // The texts of the logged faults (TbEvent::text); emptied with the events.
+  std::vector<std::string>& texts() { return texts_; }
+  const std::vector<std::string>& texts() const { return texts_; }
 
  private:
   const std::uint64_t* clock_;
   std::vector<TbEvent> events_;
+  std::vector<std::string> texts_;
 };
 
 class PartitionEvents {
@@ -61,11 +70,18 @@ class PartitionEvents {
   // every rank first receives every other rank's events, so every rank's Scoreboard sees them all.
   void flush(Scoreboard& sb);
 
+  // What share_between_ranks sends and receives: the logged events (and faults' texts) as
+  // (partition, events, texts) runs appended to `out`; and such runs, s[pos, end), appended to
+  // their partitions' logs.
+  void encode(std::string& out) const;
+  void append_encoded(const std::string& s, std::size_t pos, std::size_t end);
+
  private:
   void share_between_ranks();
   std::deque<EventLog> logs_;          // by partition; deque: references stay valid
   std::vector<TbEvent*> order_;        // flush's scratch: the events in hand-over order
   std::vector<std::size_t> slot_;      // flush's scratch: events per cycle, then where each goes
+  std::vector<std::string> texts_;     // flush's scratch: the faults' texts, partition by partition
   // share_between_ranks' buffers, kept so that a flush under mpirun allocates nothing once grown:
   // this rank's message, every rank's messages, and where each begins
   std::string share_out_;

@@ -633,6 +633,51 @@ TEST(PartitionEvents, HandOverByCycleThenPartitionThenLogOrder) {
   }
 }
 
+// What one rank's logs send another under mpirun (PartitionEvents::encode / append_encoded): every
+// event as logged, faults with their texts, taking their places by cycle and partition among the
+// receiver's own; a message cut short is an error, not a read past its end.
+TEST(PartitionEvents, EncodedEventsArriveAsLoggedWithTheirFaultTexts) {
+  std::uint64_t clock[3] = {0, 0, 0};
+  tb::PartitionEvents sender, receiver;
+  for (int p : {0, 2}) sender.log(p, &clock[p]);
+  receiver.log(1, &clock[1]);
+  const tb::PacketSpec s0 = spec(0, 1, 2), s1 = spec(1, 3, 4);
+  clock[2] = 3;
+  sender.log(2, nullptr).fault(2, "start");
+  sender.log(0, nullptr).injected(1, 0, 1);
+  sender.log(0, nullptr).cable(0, 10, 4);
+  clock[0] = 5;
+  sender.log(0, nullptr).fault(0, "a with a text longer than a short string's buffer");
+  sender.log(2, nullptr).delivered(delivery_of(s0));   // tail at 23
+  clock[1] = 4;
+  receiver.log(1, nullptr).fault(1, "b");
+  receiver.log(1, nullptr).injected(3, 1, 11);
+  // The receiver's own text in a log that the message adds to (its index must not be reused).
+  receiver.log(0, &clock[0]);
+  clock[0] = 2;
+  receiver.log(0, nullptr).fault(0, "zero");
+
+  std::string msg;
+  sender.encode(msg);
+  tb::PartitionEvents cut;
+  EXPECT_THROW(cut.append_encoded(msg, 0, msg.size() - 1), std::runtime_error);
+  receiver.append_encoded(msg, 0, msg.size());
+  tb::Scoreboard sb;
+  sb.expect(s0);
+  sb.expect(s1);
+  receiver.flush(sb);
+  std::string order;
+  for (const auto& e : sb.errors()) order += e.substr(e.find(": ") + 2) + " | ";
+  EXPECT_EQ(order, "zero | start | b | a with a text longer than a short string's buffer | ");
+  EXPECT_EQ(sb.record(0).injected, 1u);
+  EXPECT_EQ(sb.record(0).tree_enter, 5u);
+  EXPECT_EQ(sb.record(0).tree_exit, 15u);
+  EXPECT_EQ(sb.record(0).deliveries, 1);
+  EXPECT_EQ(sb.record(0).delivery.tail_arrival, 23u);
+  EXPECT_EQ(sb.record(1).injected, 11u);
+  EXPECT_EQ(sb.delivered_count(), 1u);
+}
+
 TEST(Scoreboard, DuplicateDeliveryIsAnError) {
   tb::Scoreboard sb;
   sb.expect(spec(0, 1, 2));
