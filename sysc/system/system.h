@@ -150,7 +150,9 @@ class System {
   void build_dragonfly(TerminalFactory& terminals);
   void build_multidim(TerminalFactory& terminals);   // system_multidim.cpp
   int add_dragonfly_router(int plane, int group, int router);
-  int add_router(const NodeCoord& c, int node);
+  // `remote`: another rank steps it. Its model is then not built (a ghost stands in) once this
+  // rank has built one real router, which checks that the build has the variant.
+  int add_router(const NodeCoord& c, int node, bool remote = false);
   int add_terminal(TerminalFactory& terminals, int node, int rail, int inject_credits);
   int add_switches(const BuiltTree& t, const TreeSpec& spec, std::vector<int>& partition);
   // A row or column tree joining, per board along it, two edge ports (W/E or N/S): tree ports
@@ -177,6 +179,8 @@ class System {
   std::vector<BlockRecord> blocks_;
   std::vector<RouterSetup> router_setup_;
   bool dor_only_routers_ = false;
+  bool router_built_ = false;   // a real router model built on this rank (add_router)
+  bool switch_built_ = false;   // a real switch model built on this rank (add_board_tree)
   std::vector<SwitchSetup> switch_setup_;
   std::vector<TreeInfo> trees_;
   std::vector<Partition> partitions_;

@@ -1,6 +1,9 @@
 #include "sysc/system/tree_builder.h"
 
+#include <memory>
 #include <stdexcept>
+
+#include "sysc/dist/ghost_block.h"
 
 namespace hxemu::sysc {
 
@@ -59,13 +62,21 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
     return s;
   };
 
-  if (shape.single) {
+  // A switch set up as `s`: its model, or a ghost when another rank steps the tree.
+  auto add_switch = [&](const SwitchSetup& s, const std::string& name) {
+    if (spec.ghost_switches) {
+      return net.add_block(std::make_unique<GhostBlock>(spec.radix, spec.vc.vcs, spec.flit_bits), name);
+    }
     auto sw = make_switch(spec.radix, spec.vc.vcs, spec.flit_bits);
+    sw->reset(s);
+    return net.add_block(std::move(sw), name);
+  };
+
+  if (shape.single) {
     SwitchSetup s = base_setup();
     s.level = SwitchLevel::kSingle;
     for (int p = 0; p < spec.tree_ports; ++p) s.out_depth[p] = spec.edge_depth;
-    sw->reset(s);
-    const int b = net.add_block(std::move(sw), spec.name);
+    const int b = add_switch(s, spec.name);
     t.switches.push_back(b);
     t.setups.push_back(s);
     for (int p = 0; p < spec.tree_ports; ++p) t.tree_ports.push_back({b, p});
@@ -75,24 +86,20 @@ BuiltTree build_tree(Network& net, const TreeSpec& spec) {
   const int down_log2 = log2_exact(shape.down);
   std::vector<int> leaves, spines;
   for (int l = 0; l < shape.leaves; ++l) {
-    auto sw = make_switch(spec.radix, spec.vc.vcs, spec.flit_bits);
     SwitchSetup s = base_setup();
     s.level = SwitchLevel::kLeaf;
     s.leaf_index = l;
     s.down_log2 = down_log2;
     s.up_ports = shape.up;
     for (int p = 0; p < shape.down; ++p) s.out_depth[p] = spec.edge_depth;
-    sw->reset(s);
-    leaves.push_back(net.add_block(std::move(sw), spec.name + ".leaf" + std::to_string(l)));
+    leaves.push_back(add_switch(s, spec.name + ".leaf" + std::to_string(l)));
     t.setups.push_back(s);
   }
   for (int k = 0; k < shape.spines; ++k) {
-    auto sw = make_switch(spec.radix, spec.vc.vcs, spec.flit_bits);
     SwitchSetup s = base_setup();
     s.level = SwitchLevel::kSpine;
     s.down_log2 = down_log2;
-    sw->reset(s);
-    spines.push_back(net.add_block(std::move(sw), spec.name + ".spine" + std::to_string(k)));
+    spines.push_back(add_switch(s, spec.name + ".spine" + std::to_string(k)));
     t.setups.push_back(s);
   }
   for (int l = 0; l < shape.leaves; ++l) {

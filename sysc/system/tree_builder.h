@@ -26,6 +26,7 @@ struct TreeSpec {
   int internal_latency = 1;  // leaf <-> spine links
   int depth = 8;             // buffer depth per VC advertised by every switch input
   int edge_depth = 8;        // buffer depth per VC of the blocks at the tree ports
+  bool ghost_switches = false;   // another rank steps the tree: ghosts (no models) for its switches
 };
 
 struct BuiltTree {
