@@ -72,7 +72,7 @@ void PartitionEvents::cable(const sysc::System& sys, int link, std::uint64_t id,
 // partitions' logs (empty until then: each partition is stepped by one rank), so each partition's
 // events keep their order. Events are trivially copyable: a log's events travel as one block of
 // bytes. Field by field (a string append per field), encoding and decoding took 2% of each rank's
-// instructions on hx4mesh-1024 traffic under mpirun -np 2 (cachegrind, 500 cycles: about 90 M
+// instructions on hx4mesh-1024 traffic under mpirun -np 2 (callgrind, 500 cycles: about 90 M
 // against 37 M now, of 2,800 M).
 void PartitionEvents::encode(std::string& out) const {
   for (std::size_t p = 0; p < logs_.size(); ++p) {
